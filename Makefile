@@ -1,0 +1,28 @@
+# Two commands do all the set-up on a fresh machine:
+#   make demo   — the main job on the embedded default
+#   make test   — the test suite (what CI runs)
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STATEBOX := $(VENV)/bin/statebox
+
+.PHONY: demo test lint setup browser
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $@
+
+setup: $(VENV)/.installed
+
+demo: setup
+	$(STATEBOX) validate retail
+
+test: setup
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/mypy
+	$(VENV)/bin/pytest -q -p no:cacheprovider
+
+lint: setup
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/mypy

@@ -1,0 +1,67 @@
+"""Required effects: replay a reference solution on a fresh session. A failing call is a task bug."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from statebox.judge.rules import JudgingRules
+from statebox.judge.state import judge_state
+from statebox.judge.verdict import Verdict
+from statebox.tasks import RefCall, Suite, Task
+from statebox.tasks.references import ReferenceResolutionError, resolve
+from statebox.tools import BoundTools
+from statebox.world import Effects
+
+
+class ReferenceFailed(RuntimeError):
+    """A reference call failed: the task is broken, not the agent."""
+
+    def __init__(self, task: Task, index: int, call: RefCall, error: str) -> None:
+        self.task_id, self.index, self.tool, self.error = task.id, index, call.tool, error
+        super().__init__(f"task {task.id!r}: reference call {index} ({call.tool}) failed: {error}")
+
+
+def replay(suite: Suite, task: Task, calls: Sequence[RefCall], skip: Iterable[int] = ()) -> Effects:
+    """The effects of running `calls` (except the skipped indexes) from the task's initial state."""
+    skipped = set(skip)
+    session = suite.open_session(task)
+    tools = BoundTools(suite.domain_of(task).tools, session)
+    saved: dict[str, object] = {}
+    try:
+        for i, call in enumerate(calls):
+            if i in skipped:
+                continue
+            try:
+                args = resolve(call.args, saved)
+            except ReferenceResolutionError as e:
+                raise ReferenceFailed(task, i, call, str(e)) from None
+            outcome = tools.call(call.tool, args)
+            if outcome.is_error:
+                raise ReferenceFailed(task, i, call, outcome.text)
+            if call.save_as:
+                saved[call.save_as] = outcome.data
+        return session.effects()
+    finally:
+        session.close()
+
+
+def required_effects(suite: Suite, task: Task) -> list[Effects]:
+    """The acceptable end states: the reference's, then each declared alternative's."""
+    return [replay(suite, task, calls) for calls in [task.reference, *task.expect.alternatives]]
+
+
+def rules_for(suite: Suite, task: Task) -> JudgingRules:
+    return JudgingRules.for_task(suite.domain_of(task).world, task.expect.ignore_fields)
+
+
+def judge_attempt(actual: Effects, required: list[Effects], rules: JudgingRules) -> Verdict:
+    """Passed if the effects match any acceptable end state; otherwise the closest one's verdict."""
+    best: Verdict | None = None
+    for i, expected in enumerate(required):
+        v = judge_state(actual, expected, rules)
+        if v.passed:
+            return v.model_copy(update={"matched_alternative": i})
+        if best is None or len(v.discrepancies) < len(best.discrepancies):
+            best = v
+    assert best is not None, "a task always has at least the reference end state"
+    return best

@@ -1,0 +1,109 @@
+"""Task validation: the reference passes, doing nothing fails, every write is needed, mutants are caught."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from statebox.judge.mutants import mutants
+from statebox.judge.replay import ReferenceFailed, judge_attempt, replay, required_effects, rules_for
+from statebox.tasks import Suite, Task
+from statebox.world import Effects
+
+
+class TaskValidation(BaseModel):
+    """The checks of one task (the `validate --json` record)."""
+
+    id: str
+    reference_passes: bool
+    read_only: bool
+    noop_fails: bool | None
+    necessary_calls: bool
+    writes: int
+    facts: int
+    tags: list[str]
+    mutants_caught: int
+    mutants_total: int
+    problems: list[str] = Field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return (
+            self.reference_passes
+            and self.noop_fails is not False
+            and self.necessary_calls
+            and self.mutants_caught == self.mutants_total
+            and not self.problems
+        )
+
+
+def validate_task(suite: Suite, task: Task) -> TaskValidation:
+    """Run every check on one task; problems are collected, never raised."""
+    tools = suite.domain_of(task).tools
+    writes = [i for i, c in enumerate(task.reference) if c.tool in tools and tools[c.tool].writes]
+    problems = _lint(suite, task, len(writes))
+    result = TaskValidation(
+        id=task.id,
+        reference_passes=False,
+        read_only=task.read_only,
+        noop_fails=None,
+        necessary_calls=False,
+        writes=len(writes),
+        facts=len(task.customer.facts),
+        tags=list(task.tags),
+        mutants_caught=0,
+        mutants_total=0,
+        problems=problems,
+    )
+    try:
+        required = required_effects(suite, task)
+        again = replay(suite, task, task.reference)
+    except ReferenceFailed as e:
+        result.problems.append(str(e))
+        return result
+    rules = rules_for(suite, task)
+    result.reference_passes = judge_attempt(again, required, rules).passed
+    if not result.reference_passes:
+        result.problems.append("the reference does not reproduce its own end state (non-deterministic tool?)")
+    noop_passes = judge_attempt(Effects(), required, rules).passed
+    result.noop_fails = None if task.read_only else not noop_passes
+    if task.read_only and not noop_passes:
+        result.problems.append("declared read_only, but the reference changes state")
+    result.necessary_calls = all(_needed(suite, task, i, required) for i in writes)
+    if not result.necessary_calls:
+        unneeded = [f"{i} ({task.reference[i].tool})" for i in writes if not _needed(suite, task, i, required)]
+        result.problems.append(f"reference call(s) not needed by the judge: {', '.join(unneeded)}")
+    ms = mutants(required[0], rules)
+    caught = [not judge_attempt(m.effects, required, rules).passed for m in ms]
+    result.mutants_total, result.mutants_caught = len(ms), sum(caught)
+    result.problems += [f"mutant not caught: {m.name}" for m, c in zip(ms, caught, strict=True) if not c]
+    return result
+
+
+def _needed(suite: Suite, task: Task, index: int, required: list[Effects]) -> bool:
+    try:
+        without = replay(suite, task, task.reference, skip=[index])
+    except ReferenceFailed:
+        return True  # a later call depends on it: leaving it out cannot reach the end state
+    return not judge_attempt(without, required, rules_for(suite, task)).passed
+
+
+def _lint(suite: Suite, task: Task, writes: int) -> list[str]:
+    tools = suite.domain_of(task).tools
+    problems = [
+        f"reference call {i} uses unknown tool {c.tool!r}" for i, c in enumerate(task.reference) if c.tool not in tools
+    ]
+    if not task.read_only and not 1 <= writes <= 8:
+        problems.append(f"{writes} state-changing reference calls; a task needs 1 to 8")
+    blob = repr([c.args for c in task.reference])
+    for fact in task.customer.facts:
+        if fact.value in task.opening_message:
+            problems.append(f"private fact {fact.key!r} is already in the opening message")
+        elif fact.value not in blob and fact.value not in repr(task.initial_rows):
+            problems.append(f"private fact {fact.key!r} is not used by the reference or the initial rows")
+    for check in suite.domain_of(task).checks:
+        problems += check(task)
+    return problems
+
+
+def validate_suite(suite: Suite) -> list[TaskValidation]:
+    return [validate_task(suite, t) for t in suite.tasks]

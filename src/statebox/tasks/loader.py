@@ -1,0 +1,61 @@
+"""Load tasks from YAML, with errors that name the file, the task and the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from statebox.tasks.model import Task
+
+
+class TaskFileError(ValueError):
+    """A task file that cannot be used, with where and why."""
+
+    def __init__(self, path: Path | str, message: str, task: str | None = None, field: str | None = None):
+        self.path, self.task, self.field = str(path), task, field
+        where = self.path + (f": task {task!r}" if task else "") + (f": field {field!r}" if field else "")
+        super().__init__(f"{where}: {message}")
+
+
+def load_task_file(path: Path, domain: str | None = None) -> list[Task]:
+    """Tasks in one YAML file: a single task mapping, or a mapping with a `tasks:` list."""
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        raise TaskFileError(path, f"not valid YAML: {e}") from None
+    items = doc.get("tasks") if isinstance(doc, dict) and "tasks" in doc else [doc]
+    if not isinstance(items, list) or not items:
+        raise TaskFileError(path, "expected a task mapping or a mapping with a non-empty 'tasks' list")
+    return [_parse(path, i, item, domain) for i, item in enumerate(items)]
+
+
+def _parse(path: Path, index: int, item: Any, domain: str | None) -> Task:
+    if not isinstance(item, dict):
+        raise TaskFileError(path, f"task #{index} is a {type(item).__name__}, expected a mapping")
+    task_id = item.get("id") if isinstance(item.get("id"), str) else f"#{index}"
+    data = dict(item)
+    if domain is not None:
+        data.setdefault("domain", domain)
+    try:
+        return Task.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        field = ".".join(str(p) for p in err["loc"])
+        more = f" (and {len(e.errors()) - 1} more problem(s))" if len(e.errors()) > 1 else ""
+        raise TaskFileError(path, err["msg"] + more, task=task_id, field=field) from None
+
+
+def load_task_dir(directory: Path, domain: str | None = None) -> list[Task]:
+    """Every *.yaml task file below a directory, sorted by path; duplicate ids are an error."""
+    tasks: list[Task] = []
+    seen: dict[str, Path] = {}
+    for path in sorted(directory.rglob("*.y*ml")):
+        for t in load_task_file(path, domain):
+            if t.id in seen:
+                raise TaskFileError(path, f"duplicate task id (also in {seen[t.id]})", task=t.id, field="id")
+            seen[t.id] = path
+            tasks.append(t)
+    return tasks

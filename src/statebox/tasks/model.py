@@ -1,0 +1,86 @@
+"""The Task model: a customer goal, its private facts, the initial state and the reference solution."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Fact(Strict):
+    """A private fact the customer releases only when asked, with the words that ask for it."""
+
+    key: str
+    value: str
+    asked_by: list[str] = Field(min_length=1, description="phrases that ask for this fact")
+
+
+class Customer(Strict):
+    """The simulated customer: who they are, what they want, what they know."""
+
+    goal: str
+    persona: str = ""
+    facts: list[Fact] = Field(default_factory=list)
+    rules: list[str] = Field(default_factory=list)
+    confirms: list[str] = Field(
+        default_factory=list, description="requests the customer says yes to when asked to confirm"
+    )
+
+
+class RefCall(Strict):
+    """One reference tool call. String arguments may use ${name.field} to refer to earlier results."""
+
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    save_as: str | None = None
+
+
+class Expectation(Strict):
+    """Overrides of the default judging: fields not to judge, and other acceptable end states."""
+
+    ignore_fields: list[str] = Field(default_factory=list, description="'table.field' entries")
+    alternatives: list[list[RefCall]] = Field(default_factory=list)
+
+    @field_validator("ignore_fields")
+    @classmethod
+    def _table_dot_field(cls, v: list[str]) -> list[str]:
+        bad = [x for x in v if x.count(".") != 1]
+        if bad:
+            raise ValueError(f"expected 'table.field', got {bad}")
+        return v
+
+
+class Limits(Strict):
+    max_turns: int = Field(default=12, ge=1)
+    max_steps_per_turn: int = Field(default=25, ge=1)
+    max_tool_errors: int = Field(default=5, ge=1, description="consecutive tool errors before giving up")
+
+
+class Task(Strict):
+    """One task of a suite. The YAML format mirrors these fields."""
+
+    id: str
+    domain: str
+    title: str = ""
+    opening_message: str
+    customer: Customer
+    now: datetime | None = None
+    initial_rows: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+    reference: list[RefCall] = Field(default_factory=list)
+    expect: Expectation = Field(default_factory=Expectation)
+    rubrics: list[str] = Field(default_factory=list)
+    limits: Limits = Field(default_factory=Limits)
+    tags: list[str] = Field(default_factory=list)
+    read_only: bool = False
+
+    def content_hash(self) -> str:
+        """A hash of everything that defines the task."""
+        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]

@@ -1,0 +1,109 @@
+"""A domain's tools, and the same tools bound to one attempt's session."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+from jsonschema.protocols import Validator
+
+from statebox.tools.decorator import Tool
+from statebox.tools.errors import InvalidArguments, ToolError, UnknownTool
+from statebox.tools.surface import ToolOutcome, ToolSpec
+from statebox.world import Session
+
+
+class Toolset:
+    """An immutable collection of tools with per-instance compiled argument validators."""
+
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self._tools = {t.name: t for t in tools}
+        self._validators: dict[str, Validator] = {}
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._tools
+
+    def __getitem__(self, name: str) -> Tool:
+        return self._tools[name]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def specs(self) -> list[ToolSpec]:
+        return [t.spec for t in self._tools.values()]
+
+    def validate(self, name: str, arguments: dict[str, Any]) -> Tool:
+        """The tool, once the arguments fit its schema; otherwise a ToolError for the agent."""
+        tool = self._tools.get(name)
+        if tool is None:
+            raise UnknownTool(f"there is no tool named {name!r}.", hint=f"available tools: {', '.join(self._tools)}")
+        validator = self._validators.get(name)
+        if validator is None:
+            cls = jsonschema.validators.validator_for(tool.spec.input_schema)
+            validator = self._validators[name] = cls(tool.spec.input_schema)
+        errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.path))
+        if errors:
+            raise InvalidArguments(describe_schema_errors(name, errors))
+        return tool
+
+    def call(self, session: Session, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        """Validate, run atomically, and render the result or the error as the agent sees it."""
+        try:
+            tool = self.validate(name, arguments)
+            with session.transaction():
+                data = tool.fn(session, **{**tool.defaults, **arguments})
+        except ToolError as e:
+            return ToolOutcome(text=e.agent_text(), is_error=True, error_kind=e.kind)
+        return ToolOutcome(text=render(data), data=data)
+
+
+def describe_schema_errors(tool: str, errors: list[jsonschema.ValidationError]) -> str:
+    """One line per problem, naming the argument and what was expected."""
+    parts = []
+    for e in errors[:5]:
+        where = ".".join(str(p) for p in e.path) or "arguments"
+        parts.append(f"{where}: {e.message}")
+    return f"invalid arguments for {tool}: " + "; ".join(parts)
+
+
+def render(data: Any) -> str:
+    """Tool results as compact, stable JSON text."""
+    if isinstance(data, str):
+        return data
+    return json.dumps(data, ensure_ascii=False, default=str)
+
+
+@dataclass
+class CallRecord:
+    """One call as the harness saw it, for failure signatures."""
+
+    tool: str
+    arguments: dict[str, Any]
+    ok: bool
+    writes: bool
+    error_kind: str | None = None
+
+
+@dataclass
+class BoundTools:
+    """A Toolset bound to one session: the ToolSurface of a world-backed attempt."""
+
+    toolset: Toolset
+    session: Session
+    log: list[CallRecord] = field(default_factory=list)
+
+    def list_tools(self) -> list[ToolSpec]:
+        return self.toolset.specs()
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        return self.call(name, arguments)
+
+    def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        outcome = self.toolset.call(self.session, name, arguments)
+        writes = name in self.toolset and self.toolset[name].writes
+        self.log.append(CallRecord(name, arguments, not outcome.is_error, writes, outcome.error_kind))
+        return outcome

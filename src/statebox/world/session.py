@@ -1,0 +1,142 @@
+"""One attempt's private copy of a domain backend: restored from the snapshot in about a millisecond."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from statebox.world.effects import Effects, Row, RowChange
+from statebox.world.snapshot import Snapshot
+
+
+class WorldError(ValueError):
+    """Bad data handed to the world (unknown table or column, a row without its key)."""
+
+
+class Session:
+    """A fresh, isolated database with a frozen clock and deterministic id sequences."""
+
+    def __init__(self, snapshot: Snapshot, now: datetime | None = None) -> None:
+        self.snapshot = snapshot
+        self.spec = snapshot.spec
+        self.now: datetime = now or snapshot.spec.now
+        self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self.db.deserialize(snapshot.image)
+        self.db.row_factory = sqlite3.Row
+        self._savepoints = 0
+
+    # -- state -----------------------------------------------------------------
+    def apply_rows(self, rows: dict[str, list[Row]]) -> None:
+        """Upsert rows by primary key (given columns only), then make this the attempt's start."""
+        with self.transaction():
+            for table, items in rows.items():
+                cols = self._columns(table)
+                pk = self.spec.table(table).primary_key
+                for i, row in enumerate(items):
+                    unknown = sorted(set(row) - set(cols))
+                    if unknown:
+                        raise WorldError(
+                            f"table {table!r} row {i}: unknown column(s) {unknown}; columns are {list(cols)}"
+                        )
+                    if pk not in row:
+                        raise WorldError(f"table {table!r} row {i}: missing primary key {pk!r}")
+                    self._upsert(table, pk, row)
+        self.db.execute("DELETE FROM _sb_changes")
+
+    def _columns(self, table: str) -> tuple[str, ...]:
+        try:
+            return self.snapshot.table_columns[table]
+        except KeyError:
+            raise WorldError(f"unknown table {table!r}; tables are {list(self.snapshot.tables)}") from None
+
+    def _upsert(self, table: str, pk: str, row: Row) -> None:
+        names = list(row)
+        quoted = ", ".join(f'"{n}"' for n in names)
+        marks = ", ".join("?" for _ in names)
+        sets = ", ".join(f'"{n}" = excluded."{n}"' for n in names if n != pk) or f'"{pk}" = excluded."{pk}"'
+        sql = f'INSERT INTO "{table}" ({quoted}) VALUES ({marks}) ON CONFLICT("{pk}") DO UPDATE SET {sets}'
+        self.db.execute(sql, [_to_sql(row[n]) for n in names])
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All or nothing: a failed tool call leaves no partial writes."""
+        self._savepoints += 1
+        name = f"sp{self._savepoints}"
+        self.db.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            self.db.execute(f"ROLLBACK TO {name}")
+            self.db.execute(f"RELEASE {name}")
+            raise
+        else:
+            self.db.execute(f"RELEASE {name}")
+        finally:
+            self._savepoints -= 1
+
+    def next_id(self, sequence: str) -> str:
+        """The next id of a named sequence; the same calls always give the same ids."""
+        row = self.db.execute(
+            "UPDATE _sb_sequences SET next = next + 1 WHERE name = ? RETURNING prefix, next - 1",
+            (sequence,),
+        ).fetchone()
+        if row is None:
+            raise WorldError(f"unknown id sequence {sequence!r}; declare it in the domain's WorldSpec")
+        return f"{row[0]}{row[1]}"
+
+    # -- reading helpers for tools ---------------------------------------------
+    def one(self, sql: str, *params: Any) -> Row | None:
+        r = self.db.execute(sql, params).fetchone()
+        return dict(r) if r is not None else None
+
+    def all(self, sql: str, *params: Any) -> list[Row]:
+        return [dict(r) for r in self.db.execute(sql, params).fetchall()]
+
+    def execute(self, sql: str, *params: Any) -> sqlite3.Cursor:
+        return self.db.execute(sql, params)
+
+    def insert(self, table: str, row: Row) -> Row:
+        """Insert a row and return it as stored."""
+        names = list(row)
+        quoted = ", ".join(f'"{n}"' for n in names)
+        marks = ", ".join("?" for _ in names)
+        self.db.execute(f'INSERT INTO "{table}" ({quoted}) VALUES ({marks})', [_to_sql(row[n]) for n in names])
+        return row
+
+    def update(self, table: str, key: Any, **fields: Any) -> None:
+        """Update fields of one row by primary key."""
+        pk = self.spec.table(table).primary_key
+        sets = ", ".join(f'"{n}" = ?' for n in fields)
+        self.db.execute(f'UPDATE "{table}" SET {sets} WHERE "{pk}" = ?', [*map(_to_sql, fields.values()), key])
+
+    # -- effects ---------------------------------------------------------------
+    def effects(self) -> Effects:
+        """Net changes since the attempt started; cost proportional to what changed."""
+        changes: list[RowChange] = []
+        marks = self.db.execute("SELECT tbl, pk, existed, old FROM _sb_changes ORDER BY tbl, pk").fetchall()
+        for table, key, existed, old in marks:
+            pk = self.spec.table(table).primary_key
+            cur = self.db.execute(f'SELECT * FROM "{table}" WHERE "{pk}" = ?', (key,)).fetchone()
+            now = dict(cur) if cur is not None else None
+            before = json.loads(old) if existed else None
+            if before is None and now is not None:
+                changes.append(RowChange(table=table, key=key, kind="insert", after=now))
+            elif before is not None and now is None:
+                changes.append(RowChange(table=table, key=key, kind="delete", before=before))
+            elif before is not None and now is not None and before != now:
+                changes.append(RowChange(table=table, key=key, kind="update", before=before, after=now))
+        return Effects(changes=changes)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _to_sql(value: Any) -> Any:
+    """Store structured values as JSON text; everything else as SQLite stores it."""
+    if isinstance(value, dict | list):
+        return json.dumps(value, sort_keys=True)
+    return value
