@@ -1,0 +1,82 @@
+"""Run-level numbers: means over tasks of the per-task estimators, observed k/k, retention.
+
+A task with n < k is skipped at k (it cannot estimate); a mean over no tasks is None.
+pass@1 therefore skips tasks with no finished attempts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import fmean
+
+from statebox.metrics.counts import TaskCounts, is_canonical
+from statebox.metrics.estimators import Estimator, pass_at_k, pass_hat_k, pass_hat_k_plugin
+
+
+def task_values(counts: Sequence[TaskCounts], estimator: Estimator, k: int) -> list[float]:
+    """The estimator's value for each task that has n >= k, in input order."""
+    values = (estimator(t.n, t.c, k) for t in counts)
+    return [v for v in values if v is not None]
+
+
+def _mean(values: list[float]) -> float | None:
+    return fmean(values) if values else None
+
+
+def pass_at_1(counts: Sequence[TaskCounts]) -> float | None:
+    """Mean over tasks of c/n."""
+    return _mean([t.c / t.n for t in counts if t.n >= 1])
+
+
+def mean_pass_at_k(counts: Sequence[TaskCounts], k: int) -> float | None:
+    """pass@k: mean over tasks with n >= k of the unbiased per-task pass@k."""
+    return _mean(task_values(counts, pass_at_k, k))
+
+
+def mean_pass_hat_k(counts: Sequence[TaskCounts], k: int) -> float | None:
+    """pass^k: mean over tasks with n >= k of the unbiased per-task pass^k."""
+    return _mean(task_values(counts, pass_hat_k, k))
+
+
+def mean_pass_hat_k_plugin(counts: Sequence[TaskCounts], k: int) -> float | None:
+    """Plug-in pass^k: mean over tasks with n >= k of (c/n)^k; biased upward, label it so."""
+    return _mean(task_values(counts, pass_hat_k_plugin, k))
+
+
+def retention(counts: Sequence[TaskCounts], k: int) -> float | None:
+    """pass^k / pass@1, both over the tasks with n >= k; None when that pass@1 is 0."""
+    eligible = [t for t in counts if t.n >= k]
+    base = pass_at_1(eligible)
+    if not base:
+        return None
+    hat = mean_pass_hat_k(eligible, k)
+    return None if hat is None else hat / base
+
+
+@dataclass(frozen=True)
+class ObservedKOfK:
+    """Tasks where every attempt passed; `k` is the common n, or None when not canonical."""
+
+    tasks: int
+    share: float | None
+    k: int | None
+
+    @property
+    def canonical(self) -> bool:
+        """Whether the count means "k out of k" for a single k."""
+        return self.k is not None
+
+
+def dependable_tasks(counts: Sequence[TaskCounts]) -> int:
+    """Number of tasks with at least one attempt and c == n."""
+    return sum(1 for t in counts if t.n >= 1 and t.c == t.n)
+
+
+def observed_k_of_k(counts: Sequence[TaskCounts]) -> ObservedKOfK:
+    """Count and share (over tasks with n >= 1) of tasks whose every attempt passed."""
+    attempted = sum(1 for t in counts if t.n >= 1)
+    dependable = dependable_tasks(counts)
+    share = dependable / attempted if attempted else None
+    k = counts[0].n if counts and is_canonical(counts) and counts[0].n >= 1 else None
+    return ObservedKOfK(tasks=dependable, share=share, k=k)
