@@ -1,0 +1,133 @@
+"""Cost of a call in USD: user overrides first, then the genai-prices catalogue."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import genai_prices
+import yaml
+from genai_prices.types import PriceCalculation
+from pydantic import BaseModel, ConfigDict, RootModel, field_validator
+
+from .spec import parse_spec
+from .types import Usage
+
+PRICE_FIELDS = ("input_per_mtok", "cached_input_per_mtok", "cache_write_per_mtok", "output_per_mtok")
+
+
+class ModelPrices(BaseModel):
+    """USD per million tokens; cache prices default to the input price when omitted."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    input_per_mtok: float
+    output_per_mtok: float
+    cached_input_per_mtok: float | None = None
+    cache_write_per_mtok: float | None = None
+
+    def table(self) -> dict[str, float]:
+        """The four prices, defaults filled in, keyed as in the override file."""
+        cached = self.cached_input_per_mtok
+        write = self.cache_write_per_mtok
+        return {
+            "input_per_mtok": self.input_per_mtok,
+            "cached_input_per_mtok": self.input_per_mtok if cached is None else cached,
+            "cache_write_per_mtok": self.input_per_mtok if write is None else write,
+            "output_per_mtok": self.output_per_mtok,
+        }
+
+    def cost(self, usage: Usage) -> float:
+        prices = self.table()
+        total = (
+            usage.input * prices["input_per_mtok"]
+            + usage.cached_input * prices["cached_input_per_mtok"]
+            + usage.cache_write * prices["cache_write_per_mtok"]
+            + usage.output * prices["output_per_mtok"]
+        )
+        return total / 1_000_000
+
+
+class PriceOverrides(RootModel[dict[str, ModelPrices]]):
+    """User prices by model spec, e.g. `{"openai:my-model": {"input_per_mtok": 0.1, ...}}`."""
+
+    @field_validator("root")
+    @classmethod
+    def _keys_are_specs(cls, value: dict[str, ModelPrices]) -> dict[str, ModelPrices]:
+        for spec in value:
+            parse_spec(spec)
+        return value
+
+    @classmethod
+    def from_yaml(cls, path: str | Path) -> PriceOverrides:
+        """Load an override file (YAML or JSON); an empty file means no overrides."""
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        return cls.model_validate(data)
+
+    def get(self, spec: str) -> ModelPrices | None:
+        return self.root.get(spec)
+
+
+def cost_usd(spec: str, usage: Usage, overrides: PriceOverrides | None = None) -> float | None:
+    """Cost of `usage` on `spec`, or None when the model has no known price."""
+    override = overrides.get(spec) if overrides else None
+    if override is not None:
+        return override.cost(usage)
+    calc = _catalogue_price(spec, usage)
+    return None if calc is None else float(calc.total_price)
+
+
+def price_table_for(spec: str, overrides: PriceOverrides | None = None) -> dict[str, Any] | None:
+    """The prices `cost_usd` uses for `spec` (for the run manifest), or None if unknown.
+
+    Keys: `source` ("override" or "genai-prices") and the four `*_per_mtok` prices; a
+    catalogue model priced in tiers also gets `tiers`: {price key: [{start, per_mtok}]}.
+    """
+    override = overrides.get(spec) if overrides else None
+    if override is not None:
+        return {"source": "override", **override.table()}
+    calc = _catalogue_price(spec, Usage())
+    if calc is None:
+        return None
+    price = calc.model_price
+    catalogue = {
+        "input_per_mtok": price.input_mtok,
+        "cached_input_per_mtok": _first_set(price.cache_read_mtok, price.input_mtok),
+        "cache_write_per_mtok": _first_set(price.cache_write_mtok, price.input_mtok),
+        "output_per_mtok": price.output_mtok,
+    }
+    table: dict[str, Any] = {"source": "genai-prices"}
+    tiers: dict[str, list[dict[str, float]]] = {}
+    for key, value in catalogue.items():
+        table[key] = _base_price(value)
+        if value is not None and not isinstance(value, Decimal):
+            tiers[key] = [{"start": t.start, "per_mtok": float(t.price)} for t in value.tiers]
+    if tiers:
+        table["tiers"] = tiers
+    return table
+
+
+def _first_set(value: Any, default: Any) -> Any:
+    return default if value is None else value
+
+
+def _base_price(value: Any) -> float:
+    if value is None:
+        return 0.0
+    return float(value if isinstance(value, Decimal) else value.base)
+
+
+def _catalogue_price(spec: str, usage: Usage) -> PriceCalculation | None:
+    """genai-prices' calculation for `spec`, or None when the catalogue lacks the model."""
+    provider, model = parse_spec(spec)
+    catalogue_usage = genai_prices.Usage(
+        input_tokens=usage.input + usage.cached_input + usage.cache_write,
+        cache_read_tokens=usage.cached_input,
+        cache_write_tokens=usage.cache_write,
+        output_tokens=usage.output,
+    )
+    try:
+        return genai_prices.calc_price(catalogue_usage, model, provider_id=provider)
+    except LookupError:
+        return None

@@ -1,0 +1,84 @@
+"""Cost per call: user overrides win, the genai-prices catalogue fills in, unknown is None."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from statebox.llm import (
+    Message,
+    ModelPrices,
+    PriceOverrides,
+    RetryPolicy,
+    Usage,
+    cost_usd,
+    make_client,
+    price_table_for,
+)
+
+from .fake_endpoints import FakeEndpoint, openai_reply
+
+HI = [Message(role="user", content="Hi")]
+MILLION_EACH = Usage(input=1_000_000, cached_input=1_000_000, cache_write=1_000_000, output=1_000_000)
+OVERRIDE_YAML = """\
+openai:gpt-4o:
+  input_per_mtok: 1.0
+  cached_input_per_mtok: 0.5
+  output_per_mtok: 4.0
+"""
+
+
+@pytest.fixture
+def overrides(tmp_path: Path) -> PriceOverrides:
+    path = tmp_path / "prices.yaml"
+    path.write_text(OVERRIDE_YAML)
+    return PriceOverrides.from_yaml(path)
+
+
+def test_override_wins_over_the_catalogue(overrides):
+    # cache writes default to the input price when the override omits them
+    assert cost_usd("openai:gpt-4o", MILLION_EACH, overrides) == pytest.approx(1 + 0.5 + 1 + 4)
+    assert price_table_for("openai:gpt-4o", overrides) == {
+        "source": "override",
+        "input_per_mtok": 1.0,
+        "cached_input_per_mtok": 0.5,
+        "cache_write_per_mtok": 1.0,
+        "output_per_mtok": 4.0,
+    }
+
+
+def test_catalogue_prices_known_models_with_uncached_input_at_full_rate():
+    table = price_table_for("openai:gpt-4o")
+    assert table is not None and table["source"] == "genai-prices"
+    usage = Usage(input=1_000_000, cached_input=1_000_000, output=1_000_000)
+
+    expected = table["input_per_mtok"] + table["cached_input_per_mtok"] + table["output_per_mtok"]
+    assert cost_usd("openai:gpt-4o", usage) == pytest.approx(expected)
+
+
+def test_unknown_model_has_no_cost_and_no_table():
+    assert cost_usd("openai:surely-not-a-real-model", MILLION_EACH) is None
+    assert price_table_for("openai:surely-not-a-real-model") is None
+
+
+def test_override_file_with_a_bad_spec_is_refused(tmp_path):
+    path = tmp_path / "prices.yaml"
+    path.write_text("gpt-4o:\n  input_per_mtok: 1\n  output_per_mtok: 2\n")
+
+    with pytest.raises(ValueError, match="bad model spec 'gpt-4o'"):
+        PriceOverrides.from_yaml(path)
+
+
+@pytest.mark.anyio
+async def test_completion_carries_the_cost_of_its_usage(endpoint: FakeEndpoint, fast_retry: RetryPolicy):
+    prices = PriceOverrides({"openai:my-model": ModelPrices(input_per_mtok=2.0, output_per_mtok=8.0)})
+    endpoint.script(openai_reply(usage={"prompt_tokens": 1000, "completion_tokens": 500}), openai_reply())
+
+    async with (
+        make_client("openai:my-model", base_url=endpoint.openai_url, retry=fast_retry, prices=prices) as priced,
+        make_client("openai:unpriced", base_url=endpoint.openai_url, retry=fast_retry) as unpriced,
+    ):
+        assert (await priced.complete(HI)).cost_usd == pytest.approx(0.002 + 0.004)
+        assert (await unpriced.complete(HI)).cost_usd is None
+        assert priced.price_table() == {"source": "override", **prices.root["openai:my-model"].table()}
