@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from statebox.cli import catalog
+from statebox.cli import catalog, run
 
 app = typer.Typer(
     name="statebox",
@@ -14,6 +14,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 catalog.register(app)
+run.register(app)
 
 
 def main() -> None:

@@ -28,23 +28,19 @@ def register(app: typer.Typer) -> None:
 def suites(json_out: JsonOpt = False) -> None:
     """List the available suites."""
     domains = discover_domains()
-    rows = []
-    for name, d in sorted(domains.items()):
-        rows.append({"suite": name, "tasks": len(load_suite(name, domains).tasks), "description": d.description})
-    rows.append({"suite": "builtin", "tasks": sum(r["tasks"] for r in rows), "description": "all built-in domains"})
+    rows = [(name, len(load_suite(name, domains).tasks), d.description) for name, d in sorted(domains.items())]
+    rows.append(("builtin", sum(r[1] for r in rows), "all built-in domains"))
     if json_out:
-        print_json(rows)
+        print_json([{"suite": s, "tasks": n, "description": d} for s, n, d in rows])
         return
     table = Table("suite", "tasks", "description")
-    for r in rows:
-        table.add_row(r["suite"], str(r["tasks"]), r["description"])
+    for s, n, d in rows:
+        table.add_row(s, str(n), d)
     table.add_row("thinkingbox-bench", "507", "ThinkingBox-Bench v1.0 from a checkout (--data PATH)")
     Console().print(table)
 
 
-def tasks(
-    suite: str, json_out: JsonOpt = False, task_globs: TasksOpt = None, test_list: TestListOpt = None
-) -> None:
+def tasks(suite: str, json_out: JsonOpt = False, task_globs: TasksOpt = None, test_list: TestListOpt = None) -> None:
     """List a suite's tasks; --json dumps full definitions, reference solutions included."""
     s = open_suite(suite, task_globs, test_list)
     if json_out:
@@ -58,15 +54,18 @@ def tasks(
     Console().print(table)
 
 
-def validate(
-    suite: str, json_out: JsonOpt = False, task_globs: TasksOpt = None, test_list: TestListOpt = None
-) -> None:
+def validate(suite: str, json_out: JsonOpt = False, task_globs: TasksOpt = None, test_list: TestListOpt = None) -> None:
     """Check every task: the reference passes, doing nothing fails, every write is needed, mutants are caught."""
     s = open_suite(suite, task_globs, test_list)
     results: list[TaskValidation] = []
     with Progress(
-        TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), transient=True, disable=json_out,
+        TextColumn("validating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=json_out,
     ) as bar:
         job = bar.add_task("validate", total=len(s.tasks))
         for t in s.tasks:
@@ -89,8 +88,16 @@ def _print_validation(name: str, results: list[TaskValidation]) -> None:
         mutants = f"{r.mutants_caught}/{r.mutants_total}"
         if r.mutants_caught != r.mutants_total:
             mutants = f"[red]{mutants}[/]"
-        table.add_row(r.id, mark(r.reference_passes), mark(r.noop_fails), mark(r.necessary_calls),
-                      str(r.writes), str(r.facts), mutants, "; ".join(r.problems) or "")
+        table.add_row(
+            r.id,
+            mark(r.reference_passes),
+            mark(r.noop_fails),
+            mark(r.necessary_calls),
+            str(r.writes),
+            str(r.facts),
+            mutants,
+            "; ".join(r.problems) or "",
+        )
     console = Console()
     console.print(table)
     ok = sum(r.ok for r in results)

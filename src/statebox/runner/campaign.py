@@ -1,0 +1,191 @@
+"""A campaign: tasks x models x repeats, run concurrently, each finished attempt appended as it ends."""
+
+from __future__ import annotations
+
+import asyncio
+import traceback
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from statebox.agents.base import Agent
+from statebox.agents.llm_agent import LlmAgent
+from statebox.agents.scripted import NoopAgent, ReferenceAgent
+from statebox.judge import ReferenceFailed, required_effects
+from statebox.judge.rubrics import RubricJudge
+from statebox.llm.client import ModelClient, make_client
+from statebox.llm.errors import InfrastructureError
+from statebox.llm.pricing import PriceOverrides
+from statebox.runner.episode import AttemptPlan, ToolTransport, run_attempt
+from statebox.runner.plan import CampaignConfig, WorkItem, build_manifest, work_items
+from statebox.runner.progress import CampaignProgress
+from statebox.runner.record import ErrorRecord
+from statebox.runner.store import RunDir, RunDirError
+from statebox.runner.transports import transport_for
+from statebox.users.base import SimulatedCustomer
+from statebox.users.llm_customer import LlmCustomer
+from statebox.users.scripted import ScriptedCustomer
+from statebox.world import Effects
+
+
+class CampaignError(RuntimeError):
+    """The campaign cannot start (bad run directory, broken task); nothing was run."""
+
+
+@dataclass
+class CampaignResult:
+    ran: int = 0
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+    skipped: int = 0
+    error_messages: list[str] = field(default_factory=list)
+
+
+class Campaign:
+    """Owns the clients, the run directory and the required effects of one `statebox run`."""
+
+    def __init__(self, config: CampaignConfig) -> None:
+        self.config = config
+        self.run_dir = RunDir(config.out)
+        prices = PriceOverrides.from_yaml(config.prices_file) if config.prices_file else None
+        self.clients: dict[str, ModelClient] = {}
+        for spec in {*config.models, config.resolved_user_model(), config.resolved_judge_model()} - {None}:
+            assert spec is not None
+            self.clients[spec] = make_client(
+                spec,
+                base_url=config.base_url if spec.startswith("openai:") else None,
+                sampling=config.sampling,
+                prices=prices,
+                max_concurrency=max(config.concurrency, 1),
+            )
+        self.required: dict[str, list[Effects]] = {}
+
+    def manifest(self) -> dict[str, Any]:
+        prices = {spec: c.price_table() for spec, c in sorted(self.clients.items())}
+        return build_manifest(self.config, prices)
+
+    def prepare(self) -> list[WorkItem]:
+        """Check the run directory, write the manifest, compute required effects (a broken task fails here)."""
+        manifest = self.manifest()
+        try:
+            if self.run_dir.exists():
+                if not self.config.resume:
+                    raise RunDirError(
+                        f"{self.config.out} already holds a run; pass --resume to continue it, or choose another --out"
+                    )
+                self.run_dir.check_resumable(manifest)
+        except RunDirError as e:
+            raise CampaignError(str(e)) from None
+        finished = {t.trial_id for t in self.run_dir.trials()} if self.config.resume else set()
+        items = work_items(self.config, finished)
+        try:
+            for task in {i.task.id: i.task for i in items}.values():
+                self.required[task.id] = required_effects(self.config.suite, task)
+        except ReferenceFailed as e:
+            raise CampaignError(f"{e} — this is a task bug; run `statebox validate`") from None
+        self.run_dir.write_manifest(manifest)
+        return items
+
+    async def run(self) -> CampaignResult:
+        items = self.prepare()
+        result = CampaignResult(skipped=0)
+        queue: asyncio.Queue[WorkItem] = asyncio.Queue()
+        for item in items:
+            queue.put_nowait(item)
+        outstanding = {e.trial_id: e for e in self.run_dir.errors()}
+        async with transport_for(self.config.tools_via) as transport:
+            with CampaignProgress(len(items), enabled=self.config.progress) as progress:
+                workers = [
+                    asyncio.create_task(self._worker(queue, transport, result, progress, outstanding))
+                    for _ in range(max(1, self.config.concurrency))
+                ]
+                await asyncio.gather(*workers)
+        finished = {t.trial_id for t in self.run_dir.trials()}
+        self.run_dir.rewrite_errors([e for e in outstanding.values() if e.trial_id not in finished])
+        for client in self.clients.values():
+            await client.aclose()
+        return result
+
+    async def _worker(
+        self,
+        queue: asyncio.Queue[WorkItem],
+        transport: ToolTransport,
+        result: CampaignResult,
+        progress: CampaignProgress,
+        outstanding: dict[str, ErrorRecord],
+    ) -> None:
+        while not queue.empty():
+            item = queue.get_nowait()
+            try:
+                record = await run_attempt(self._plan(item), transport)
+            except Exception as e:  # an infrastructure failure: recorded, retried by --resume
+                error = self._error(item, e)
+                outstanding[item.trial_id] = error
+                self.run_dir.append_error(error)
+                result.errors += 1
+                result.error_messages.append(f"{item.trial_id}: {error.message}")
+                progress.advance("error")
+                continue
+            self.run_dir.append_trial(record)
+            result.ran += 1
+            result.passed += record.passed
+            result.failed += not record.passed
+            progress.advance("pass" if record.passed else "fail")
+
+    def _plan(self, item: WorkItem) -> AttemptPlan:
+        cfg = self.config
+        agent: Agent
+        if cfg.agent == "reference":
+            agent = ReferenceAgent(item.task.reference)
+        elif cfg.agent == "noop":
+            agent = NoopAgent()
+        else:
+            assert item.model is not None
+            agent = LlmAgent(self.clients[item.model], item.task.limits, time_budget_s=cfg.time_budget_s)
+        customer: SimulatedCustomer | None = None
+        if cfg.user_kind() == "scripted":
+            customer = ScriptedCustomer(item.task.customer)
+        elif cfg.user_kind() == "llm":
+            user_model = cfg.resolved_user_model()
+            assert user_model is not None
+            customer = LlmCustomer(self.clients[user_model], item.task.customer)
+        judge_model = cfg.resolved_judge_model()
+        judge = RubricJudge(self.clients[judge_model]) if judge_model and item.task.rubrics else None
+        return AttemptPlan(
+            suite=cfg.suite,
+            task=item.task,
+            agent=agent,
+            customer=customer,
+            repeat=item.repeat,
+            required=self.required[item.task.id],
+            rubric_judge=judge,
+            time_budget_s=cfg.time_budget_s,
+        )
+
+    def _error(self, item: WorkItem, e: Exception) -> ErrorRecord:
+        kind, message = classify(e)
+        return ErrorRecord(
+            trial_id=item.trial_id,
+            suite=self.config.suite.name,
+            task_id=item.task.id,
+            agent=self.config.agent,
+            model=item.model,
+            repeat=item.repeat,
+            kind=kind,
+            message=message,
+            at=datetime.now(UTC).isoformat(),
+        )
+
+
+def classify(e: BaseException) -> tuple[str, str]:
+    """What kind of infrastructure error this is, with a message that says where."""
+    if isinstance(e, InfrastructureError):
+        return "model_endpoint", str(e)
+    name = type(e).__name__
+    if name in ("ToolServerError",):
+        return "tool_server", str(e)
+    if isinstance(e, TimeoutError):
+        return "timeout", "the attempt exceeded its time budget"
+    tb = traceback.format_exception(e)[-3:]
+    return "statebox_bug", f"{name}: {e} | {''.join(tb).strip()}"

@@ -1,0 +1,176 @@
+"""One attempt, start to end: fresh session, conversation, effects, verdict, trial record."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+
+from statebox.agents.base import Agent, AttemptContext
+from statebox.agents.transcript import Entry, Transcript
+from statebox.judge import judge_attempt, rules_for
+from statebox.judge.rubrics import RubricJudge, RubricResult
+from statebox.judge.signatures import CallFact, failure_signature
+from statebox.llm.types import Usage
+from statebox.runner.record import TrialRecord, attempt_seed, trial_id
+from statebox.tasks import Suite, Task
+from statebox.tools import BoundTools, ToolSurface
+from statebox.users.base import SimulatedCustomer
+from statebox.users.llm_customer import LlmCustomer
+from statebox.world import Effects
+
+# Turns the world-backed tools of an attempt into the surface the agent talks to (e.g. through MCP).
+ToolTransport = Callable[[BoundTools, Task, str], AbstractAsyncContextManager[ToolSurface]]
+
+
+@asynccontextmanager
+async def direct_transport(tools: BoundTools, task: Task, policy: str) -> AsyncIterator[ToolSurface]:
+    """No transport at all: the agent calls the bound tools in process."""
+    yield tools
+
+
+@dataclass
+class AttemptPlan:
+    """Which attempt to run: the task, who plays the agent and the customer, and the repeat index."""
+
+    suite: Suite
+    task: Task
+    agent: Agent
+    customer: SimulatedCustomer | None
+    repeat: int
+    required: list[Effects]
+    rubric_judge: RubricJudge | None = None
+    time_budget_s: float = 600.0
+
+    @property
+    def trial_id(self) -> str:
+        return trial_id(self.suite.name, self.task.id, self.agent.name, self.agent.model, self.repeat)
+
+
+async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_transport) -> TrialRecord:
+    """Run one attempt. Infrastructure failures propagate; agent mistakes become the record."""
+    t0 = time.perf_counter()
+    task, suite = plan.task, plan.suite
+    domain = suite.domain_of(task)
+    session = suite.open_session(task)
+    try:
+        bound = BoundTools(domain.tools, session)
+        t_ready = time.perf_counter()
+        transcript = Transcript()
+        seed = attempt_seed(plan.trial_id)
+        async with transport(bound, task, domain.policy) as surface:
+            ctx = AttemptContext(
+                policy=domain.policy, tools=surface, tool_specs=surface.list_tools(), transcript=transcript, seed=seed
+            )
+            await asyncio.wait_for(_converse(plan, ctx), timeout=plan.time_budget_s + 60)
+        t_conv = time.perf_counter()
+        effects = session.effects()
+        verdict = judge_attempt(effects, plan.required, rules_for(suite, task))
+        rubrics = await _rubrics(plan, transcript)
+        t_judged = time.perf_counter()
+    finally:
+        session.close()
+    rubrics_ok = all(r.passed for r in rubrics)
+    calls = [CallFact(c.tool, c.ok, c.writes, c.error_kind) for c in bound.log]
+    signature = failure_signature(
+        calls,
+        verdict,
+        rubrics_passed=rubrics_ok,
+        required_effects=not task.read_only,
+        finish_reason=transcript.finish_reason,
+    )
+    usage, cost = _usage_and_cost(transcript, plan)
+    return TrialRecord(
+        trial_id=plan.trial_id,
+        suite=suite.name,
+        task_id=task.id,
+        domain=task.domain,
+        agent=plan.agent.name,
+        model=plan.agent.model,
+        user=plan.customer.name if plan.customer else None,
+        repeat=plan.repeat,
+        seed=seed,
+        passed=verdict.passed and rubrics_ok,
+        state_passed=verdict.passed,
+        finish_reason=transcript.finish_reason,
+        customer_end_reason=transcript.customer_end_reason,
+        signature=signature,
+        discrepancies=verdict.discrepancies,
+        rubrics=rubrics,
+        usage=usage,
+        cost_usd=cost,
+        timings={
+            "setup_s": t_ready - t0,
+            "conversation_s": t_conv - t_ready,
+            "judge_s": t_judged - t_conv,
+            "total_s": t_judged - t0,
+        },
+        effects=effects.to_json(),
+        state_hash=verdict.state_hash,
+        expected_hash=verdict.expected_hash,
+        task_hash=task.content_hash(),
+        transcript=transcript,
+    )
+
+
+async def _converse(plan: AttemptPlan, ctx: AttemptContext) -> None:
+    """Customer opens; agent and customer alternate until one ends it or a limit is hit."""
+    transcript, limits = ctx.transcript, plan.task.limits
+    message = plan.task.opening_message
+    ctx.log(Entry(role="customer", content=message))
+    for _ in range(limits.max_turns):
+        turn = await plan.agent.turn(ctx, message)
+        if turn.reply:
+            ctx.log(Entry(role="agent", content=turn.reply))
+        if turn.finish_reason:
+            transcript.finish_reason = turn.finish_reason
+            return
+        if plan.customer is None:
+            transcript.finish_reason = "agent_ended"
+            return
+        answer = await plan.customer.reply(transcript.visible())
+        if answer.text:
+            ctx.log(Entry(role="customer", content=answer.text))
+        if answer.ended:
+            transcript.finish_reason, transcript.customer_end_reason = "customer_ended", answer.end_reason
+            return
+        message = answer.text
+    transcript.finish_reason = "max_turns"
+
+
+async def _rubrics(plan: AttemptPlan, transcript: Transcript) -> list[RubricResult]:
+    if not plan.task.rubrics:
+        return []
+    if plan.rubric_judge is None:
+        raise ValueError(f"task {plan.task.id!r} has rubric questions: give a judge model (--judge-model)")
+    return await plan.rubric_judge.judge(plan.task.rubrics, transcript.final_agent_reply())
+
+
+def _usage_and_cost(transcript: Transcript, plan: AttemptPlan) -> tuple[dict[str, Usage], dict[str, float | None]]:
+    agent_usage, agent_cost = Usage(), _CostSum()
+    for e in transcript.entries:
+        if e.usage is not None:
+            agent_usage = agent_usage + e.usage
+            agent_cost.add(e.cost_usd)
+    user_usage, user_cost = Usage(), _CostSum()
+    if isinstance(plan.customer, LlmCustomer):
+        for u, c in plan.customer.usage_log:
+            user_usage = user_usage + u
+            user_cost.add(c)
+    judge_usage, judge_cost = (plan.rubric_judge.usage, plan.rubric_judge.cost) if plan.rubric_judge else (Usage(), 0.0)
+    return (
+        {"agent": agent_usage, "user": user_usage, "judge": judge_usage},
+        {"agent": agent_cost.value, "user": user_cost.value, "judge": judge_cost},
+    )
+
+
+class _CostSum:
+    """A sum that becomes unknown (None) once any part is unknown."""
+
+    def __init__(self) -> None:
+        self.value: float | None = 0.0
+
+    def add(self, cost: float | None) -> None:
+        self.value = None if cost is None or self.value is None else self.value + cost

@@ -1,0 +1,108 @@
+"""What a campaign runs: its configuration, its manifest, and its work items (sharded, resumable)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import statebox
+from statebox.llm.types import Sampling
+from statebox.runner.record import trial_id
+from statebox.tasks import Suite, Task
+
+AgentKind = Literal["llm", "reference", "noop"]
+UserKind = Literal["llm", "scripted"]
+ToolsVia = Literal["memory", "http", "direct"]
+
+
+@dataclass
+class CampaignConfig:
+    """Everything `statebox run` was asked to do."""
+
+    suite: Suite
+    agent: AgentKind
+    out: Path
+    models: list[str] = field(default_factory=list)
+    base_url: str | None = None
+    user: UserKind | None = None
+    user_model: str | None = None
+    judge_model: str | None = None
+    repeat: int = 1
+    concurrency: int = 4
+    shard: tuple[int, int] | None = None
+    resume: bool = False
+    sampling: Sampling = field(default_factory=Sampling)
+    tools_via: ToolsVia = "memory"
+    time_budget_s: float = 600.0
+    prices_file: Path | None = None
+    search_backend: str = "embedded-fts5"
+    progress: bool = True
+
+    def agent_models(self) -> list[str | None]:
+        """The model slots of the campaign: the given models for the LLM agent, one empty slot otherwise."""
+        return list(self.models) if self.agent == "llm" else [None]
+
+    def user_kind(self) -> UserKind | None:
+        if self.agent != "llm":
+            return None
+        return self.user or "llm"
+
+    def resolved_user_model(self) -> str | None:
+        return self.user_model or (self.models[0] if self.models else None) if self.user_kind() == "llm" else None
+
+    def resolved_judge_model(self) -> str | None:
+        needs = any(t.rubrics for t in self.suite.tasks)
+        return self.judge_model or (self.models[0] if self.models else None) if needs else self.judge_model
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    task: Task
+    model: str | None
+    repeat: int
+    trial_id: str
+
+
+def shard_of(trial: str, shards: int) -> int:
+    """A stable shard for a trial id (the same on every machine and Python)."""
+    return int.from_bytes(hashlib.sha256(trial.encode()).digest()[:8], "big") % shards
+
+
+def work_items(config: CampaignConfig, finished: set[str]) -> list[WorkItem]:
+    """Every attempt of the campaign that belongs to this shard and has not finished yet."""
+    items = []
+    for task in config.suite.tasks:
+        for model in config.agent_models():
+            for r in range(config.repeat):
+                tid = trial_id(config.suite.name, task.id, config.agent, model, r)
+                if tid in finished:
+                    continue
+                if config.shard and shard_of(tid, config.shard[1]) != config.shard[0]:
+                    continue
+                items.append(WorkItem(task, model, r, tid))
+    return items
+
+
+def build_manifest(config: CampaignConfig, prices: dict[str, Any]) -> dict[str, Any]:
+    """What was run, so results can be trusted, compared and resumed (contract: run directory)."""
+    return {
+        "statebox_version": statebox.__version__,
+        "suite": config.suite.name,
+        "task_set_hash": config.suite.content_hash(),
+        "tasks": len(config.suite.tasks),
+        "agent": config.agent,
+        "models": config.models if config.agent == "llm" else [],
+        "base_url": config.base_url,
+        "sampling": config.sampling.model_dump(),
+        "user": config.user_kind(),
+        "user_model": config.resolved_user_model(),
+        "judge_model": config.resolved_judge_model(),
+        "repeat": config.repeat,
+        "concurrency": config.concurrency,
+        "shard": list(config.shard) if config.shard else None,
+        "tools_via": config.tools_via,
+        "search_backend": config.search_backend,
+        "prices": prices,
+    }
