@@ -1,0 +1,39 @@
+"""MCP for statebox: each attempt as an MCP server, the proxy, and external tool servers.
+
+- `build_server(attempt)`: the low-level MCP server of one `HostedAttempt`.
+- `connect_in_memory(attempt)` / `McpToolSurface`: the in-process client the agent loop uses.
+- `serve_stdio` / `serve_http`: one attempt for `statebox serve`.
+- `run_proxy` / `running_proxy` / `create_proxy_app`: many attempts for `statebox proxy`.
+- `ExternalServer` / `WarmPool` / `load_servers_file`: tool servers run as subprocesses.
+"""
+
+from statebox.mcp.errors import InsecureBindError, ToolServerError
+from statebox.mcp.external import ExternalServer
+from statebox.mcp.hosted import AttemptFactory, HostedAttempt, OnEnd
+from statebox.mcp.inmemory import McpToolSurface, connect_in_memory
+from statebox.mcp.pool import WarmPool
+from statebox.mcp.proxy import run_proxy, running_proxy
+from statebox.mcp.proxy_app import create_proxy_app
+from statebox.mcp.serve import serve_http, serve_stdio
+from statebox.mcp.server import build_server
+from statebox.mcp.servers_file import ServerSpec, load_servers_file
+
+__all__ = [
+    "AttemptFactory",
+    "ExternalServer",
+    "HostedAttempt",
+    "InsecureBindError",
+    "McpToolSurface",
+    "OnEnd",
+    "ServerSpec",
+    "ToolServerError",
+    "WarmPool",
+    "build_server",
+    "connect_in_memory",
+    "create_proxy_app",
+    "load_servers_file",
+    "run_proxy",
+    "running_proxy",
+    "serve_http",
+    "serve_stdio",
+]

@@ -1,0 +1,150 @@
+"""Tool-argument validation with messages an agent can act on.
+
+The MCP SDK (2.x) does not check `tools/call` arguments against a tool's input schema, so
+the server does it here, with one compiled validator per tool, built on first use.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match, relevance
+from jsonschema.protocols import Validator
+from jsonschema.validators import validator_for
+
+from statebox.tools.surface import ToolSpec
+
+MAX_REPORTED_ERRORS = 5
+
+
+class ArgumentValidators:
+    """Compiled validators for one server's tools, keyed by tool name and built lazily."""
+
+    def __init__(self) -> None:
+        self._compiled: dict[str, Validator] = {}
+
+    def check(self, spec: ToolSpec, arguments: dict[str, Any]) -> str | None:
+        """Return None when `arguments` fit the tool's schema, else the message for the agent."""
+        errors = list(self._validator(spec).iter_errors(arguments))
+        if not errors:
+            return None
+        return describe_invalid_arguments(spec, errors)
+
+    def _validator(self, spec: ToolSpec) -> Validator:
+        validator = self._compiled.get(spec.name)
+        if validator is None:
+            cls = validator_for(spec.input_schema, default=Draft202012Validator)
+            validator = cls(spec.input_schema)
+            self._compiled[spec.name] = validator
+        return validator
+
+
+def describe_invalid_arguments(spec: ToolSpec, errors: Iterable[ValidationError]) -> str:
+    """Say which arguments are wrong and what the tool expects instead."""
+    ranked = sorted(errors, key=relevance, reverse=True)
+    problems = [_describe(error) for error in ranked[:MAX_REPORTED_ERRORS]]
+    lines = [f"Invalid arguments for tool '{spec.name}':"]
+    lines += [f"- {problem}" for problem in dict.fromkeys(problems)]
+    lines.append(f"Expected arguments: {describe_signature(spec.input_schema)}.")
+    return "\n".join(lines)
+
+
+def describe_signature(schema: dict[str, Any]) -> str:
+    """`a (string, required), b (integer, optional)`, or `none` for a tool without arguments."""
+    properties: dict[str, Any] = schema.get("properties") or {}
+    required = set(schema.get("required") or ())
+    if not properties:
+        return "none"
+    parts = [
+        f"{name} ({_describe_type(sub)}, {'required' if name in required else 'optional'})"
+        for name, sub in properties.items()
+    ]
+    return ", ".join(parts)
+
+
+def _describe(error: ValidationError) -> str:
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        # A failure inside one alternative (e.g. a nested field) explains more than the union.
+        inner = best_match(error.context)
+        if inner is not None and inner.relative_path:
+            return _describe(inner)
+    where = _path(error.absolute_path)
+    instance = error.instance
+    kind = error.validator
+    expected: Any = error.validator_value
+    schema: Any = error.schema
+    if kind == "required" and isinstance(instance, dict):
+        missing = [name for name in expected if name not in instance]
+        names = ", ".join(f"'{_join(where, name)}'" for name in missing)
+        return f"missing required {_plural('argument', missing)} {names}"
+    if kind == "additionalProperties" and isinstance(instance, dict):
+        allowed = schema.get("properties") or {}
+        extra = [name for name in instance if name not in allowed]
+        names = ", ".join(f"'{_join(where, name)}'" for name in extra)
+        return f"unknown {_plural('argument', extra)} {names} (allowed: {', '.join(allowed) or 'none'})"
+    subject = f"argument '{where}'" if where else "the arguments"
+    if kind == "type":
+        return f"{subject} must be {_or_list(expected)}, got {_json_type(instance)} {_short(instance)}"
+    if kind == "enum":
+        options = ", ".join(_short(v) for v in expected)
+        return f"{subject} must be one of [{options}], got {_short(instance)}"
+    if kind in ("anyOf", "oneOf"):
+        return f"{subject} must be {_describe_type(schema)}, got {_short(instance)}"
+    if kind == "const":
+        return f"{subject} must be {_short(expected)}, got {_short(instance)}"
+    return f"{subject}: {error.message}"
+
+
+def _describe_type(schema: Any) -> str:
+    if not isinstance(schema, dict):
+        return "any"
+    if "enum" in schema:
+        return "one of " + ", ".join(_short(v) for v in schema["enum"])
+    if "type" in schema:
+        kind = schema["type"]
+        if kind == "array" and isinstance(schema.get("items"), dict):
+            return f"array of {_describe_type(schema['items'])}"
+        return _or_list(kind)
+    for combinator in ("anyOf", "oneOf"):
+        if combinator in schema:
+            return " or ".join(_describe_type(option) for option in schema[combinator])
+    return "any"
+
+
+def _plural(word: str, items: Sequence[Any]) -> str:
+    return word if len(items) == 1 else f"{word}s"
+
+
+def _or_list(kind: str | Sequence[str]) -> str:
+    return kind if isinstance(kind, str) else " or ".join(kind)
+
+
+def _path(parts: Iterable[Any]) -> str:
+    text = ""
+    for part in parts:
+        text = f"{text}[{part}]" if isinstance(part, int) else _join(text, str(part))
+    return text
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "integer" if isinstance(value, int) else "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,216 @@
+"""The proxy's HTTP app: an operator API over attempts, and each attempt's own MCP endpoint.
+
+Operator API (JSON; needs `Authorization: Bearer T` when a token is set):
+`POST /attempts`, `GET /attempts/{id}`, `GET /attempts/{id}/effects`,
+`DELETE /attempts/{id}`, plus `GET /health` and `GET /ready` for probes.
+MCP (streamable HTTP, stateless): `/attempts/{id}/mcp`, where the id is the capability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from statebox.mcp.hosted import AttemptFactory
+from statebox.mcp.proxy_auth import is_loopback, unauthorized
+from statebox.mcp.proxy_registry import AttemptRegistry
+
+DEFAULT_IDLE_TIMEOUT_S = 900.0
+NOT_FOUND = "no such attempt: the id is unknown, or the attempt was destroyed or reclaimed"
+
+
+class ProxyState:
+    """Everything one proxy holds; the Starlette app reaches it as `app.state.proxy`."""
+
+    def __init__(
+        self,
+        factory: AttemptFactory,
+        token: str | None,
+        idle_timeout_s: float,
+        mcp_security: TransportSecuritySettings | None,
+    ) -> None:
+        self.factory = factory
+        self.token = token
+        self.registry = AttemptRegistry(idle_timeout_s)
+        self.mcp_security = mcp_security
+        self.ready = False
+
+
+def create_proxy_app(
+    factory: AttemptFactory,
+    *,
+    token: str | None = None,
+    idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
+    host: str = "127.0.0.1",
+) -> Starlette:
+    """The proxy as an ASGI app; `host` is where it will listen (for Host-header checks)."""
+    state = ProxyState(factory, token, idle_timeout_s, _mcp_security(host))
+    api = _OperatorApi(state)
+    routes = [
+        Route("/health", api.health, methods=["GET"]),
+        Route("/ready", api.ready, methods=["GET"]),
+        Route("/attempts", api.create, methods=["POST"]),
+        Route("/attempts/{attempt_id}", api.status, methods=["GET"]),
+        Route("/attempts/{attempt_id}", api.destroy, methods=["DELETE"]),
+        Route("/attempts/{attempt_id}/effects", api.effects, methods=["GET"]),
+        Route("/attempts/{attempt_id}/mcp", _AttemptMcpEndpoint(state)),
+    ]
+    app = Starlette(routes=routes, lifespan=lambda app: _lifespan(state))
+    app.state.proxy = state
+    return app
+
+
+@asynccontextmanager
+async def _lifespan(state: ProxyState) -> AsyncIterator[None]:
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(state.registry.reclaim_forever)
+            state.ready = True
+            yield
+            tg.cancel_scope.cancel()
+    finally:
+        state.ready = False
+        with anyio.CancelScope(shield=True):
+            await state.registry.close_all()
+
+
+class _OperatorApi:
+    """Request handlers of the operator API."""
+
+    def __init__(self, state: ProxyState) -> None:
+        self._state = state
+
+    async def health(self, request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def ready(self, request: Request) -> Response:
+        if not self._state.ready:
+            return _error("not serving yet", 503)
+        return JSONResponse({"status": "ready", "attempts": len(self._state.registry)})
+
+    async def create(self, request: Request) -> Response:
+        if denied := unauthorized(request, self._state.token):
+            return denied
+        fields = await _creation_fields(request)
+        if isinstance(fields, Response):
+            return fields
+        try:
+            attempt = await self._state.factory(*fields)
+        except LookupError as exc:
+            return _error(_message(exc), 404)
+        except ValueError as exc:
+            return _error(_message(exc), 400)
+        attempt_id = self._state.registry.add(attempt)
+        base = str(request.base_url).rstrip("/")
+        body = {
+            "id": attempt_id,
+            "mcp_url": f"{base}/attempts/{attempt_id}/mcp",
+            "opening_message": attempt.opening_message,
+            "policy": attempt.policy,
+        }
+        return JSONResponse(body, status_code=201)
+
+    async def status(self, request: Request) -> Response:
+        if denied := unauthorized(request, self._state.token):
+            return denied
+        attempt_id = request.path_params["attempt_id"]
+        entry = self._state.registry.get(attempt_id)
+        if entry is None:
+            return _error(NOT_FOUND, 404)
+        return JSONResponse({**entry.attempt.status(), "id": attempt_id})
+
+    async def effects(self, request: Request) -> Response:
+        if denied := unauthorized(request, self._state.token):
+            return denied
+        entry = self._state.registry.get(request.path_params["attempt_id"])
+        if entry is None:
+            return _error(NOT_FOUND, 404)
+        return JSONResponse(entry.attempt.result())
+
+    async def destroy(self, request: Request) -> Response:
+        if denied := unauthorized(request, self._state.token):
+            return denied
+        if not await self._state.registry.destroy(request.path_params["attempt_id"]):
+            return _error(NOT_FOUND, 404)
+        return Response(status_code=204)
+
+
+class _AttemptMcpEndpoint:
+    """ASGI endpoint serving each attempt's own MCP server (stateless streamable HTTP)."""
+
+    def __init__(self, state: ProxyState) -> None:
+        self._state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        registry = self._state.registry
+        entry = registry.get(scope["path_params"]["attempt_id"])
+        if entry is None:
+            await _jsonrpc_not_found()(scope, receive, send)
+            return
+        async with registry.using(entry):
+            # A manager per request costs little and keeps no task alive between requests,
+            # so an idle attempt costs only its record; the server object itself is reused.
+            manager = StreamableHTTPSessionManager(
+                app=entry.server,
+                stateless=True,
+                json_response=True,
+                security_settings=self._state.mcp_security,
+            )
+            async with manager.run():
+                await manager.handle_request(scope, receive, send)
+
+
+async def _creation_fields(request: Request) -> tuple[str, str, str | None] | Response:
+    """`(suite, task, user)` from a creation request, or the 400 saying what is wrong."""
+    try:
+        body: Any = await request.json()
+    except ValueError:
+        return _error('body must be JSON like {"suite": "retail", "task": "...", "user": null}', 400)
+    if not isinstance(body, dict):
+        return _error("body must be a JSON object", 400)
+    for name in ("suite", "task"):
+        if name not in body:
+            return _error(f"missing field '{name}'", 400)
+        if not isinstance(body[name], str):
+            return _error(f"field '{name}' must be a string", 400)
+    user = body.get("user")
+    if user is not None and not isinstance(user, str):
+        return _error("field 'user' must be a string or null", 400)
+    return body["suite"], body["task"], user
+
+
+def _mcp_security(host: str) -> TransportSecuritySettings | None:
+    """Host/Origin checks against DNS rebinding when listening on loopback only."""
+    if not is_loopback(host):
+        return None
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+        allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+    )
+
+
+def _jsonrpc_not_found() -> Response:
+    # JSON-RPC shaped so MCP clients show the message instead of a bare "Not Found".
+    error = {"code": types.INVALID_REQUEST, "message": NOT_FOUND}
+    return JSONResponse({"jsonrpc": "2.0", "id": None, "error": error}, status_code=404)
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _message(exc: Exception) -> str:
+    # str(KeyError("x")) is "'x'": prefer the message as given.
+    return str(exc.args[0]) if exc.args else type(exc).__name__
