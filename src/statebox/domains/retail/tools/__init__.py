@@ -1,0 +1,60 @@
+"""The retail domain's tools, grouped by area."""
+
+from statebox.domains.retail.tools.customers import (
+    add_address,
+    add_loyalty_points,
+    find_customer,
+    get_customer,
+    get_loyalty_history,
+    update_customer_contact,
+)
+from statebox.domains.retail.tools.installation import (
+    get_installation,
+    list_installation_slots,
+    reschedule_installation,
+)
+from statebox.domains.retail.tools.orders import (
+    cancel_order,
+    create_replacement_order,
+    get_order,
+    list_customer_orders,
+    update_shipping_address,
+)
+from statebox.domains.retail.tools.policy_search import search_policy
+from statebox.domains.retail.tools.products import check_inventory, get_product, search_products
+from statebox.domains.retail.tools.promotions import apply_promotion, get_promotion
+from statebox.domains.retail.tools.returns import create_return, get_return, issue_refund, update_return_status
+from statebox.domains.retail.tools.shipping import get_shipment_tracking, open_carrier_investigation
+from statebox.domains.retail.tools.tickets import (
+    add_ticket_comment,
+    create_ticket,
+    get_ticket,
+    handoff_to_human,
+    list_customer_tickets,
+    send_email,
+    set_ticket_priority,
+    update_ticket_status,
+)
+from statebox.domains.retail.tools.warranty import file_warranty_claim, get_warranty
+from statebox.tools import Tool
+
+ALL_TOOLS: list[Tool] = [
+    # customers and loyalty
+    find_customer, get_customer, update_customer_contact, add_address, get_loyalty_history, add_loyalty_points,
+    # orders, shipping, promotions
+    list_customer_orders, get_order, cancel_order, update_shipping_address, create_replacement_order,
+    get_shipment_tracking, open_carrier_investigation, get_promotion, apply_promotion,
+    # returns and refunds
+    get_return, create_return, update_return_status, issue_refund,
+    # catalog
+    get_product, search_products, check_inventory,
+    # warranty and installation
+    get_warranty, file_warranty_claim, get_installation, list_installation_slots, reschedule_installation,
+    # helpdesk
+    create_ticket, get_ticket, list_customer_tickets, add_ticket_comment, update_ticket_status,
+    set_ticket_priority, send_email, handoff_to_human,
+    # policy
+    search_policy,
+]
+
+__all__ = ["ALL_TOOLS"]
