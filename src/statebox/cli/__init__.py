@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from statebox.cli import catalog, run
+from statebox.cli import catalog, run, serve
 
 app = typer.Typer(
     name="statebox",
@@ -15,6 +15,7 @@ app = typer.Typer(
 )
 catalog.register(app)
 run.register(app)
+serve.register(app)
 
 
 def main() -> None:

@@ -104,7 +104,9 @@ def run(
         highlight=False,
     )
     for msg in result.error_messages[:5]:
-        console.print(f"  [yellow]error[/] {msg}", highlight=False)
+        console.print(f"  [yellow]error[/] {msg.split(' | ')[0]}", highlight=False)
+    if len(result.error_messages) > 5:
+        console.print(f"  ... and {len(result.error_messages) - 5} more in {out / 'errors.jsonl'}", highlight=False)
     if result.errors:
         console.print("  rerun with --resume to retry the infrastructure errors", highlight=False)
 

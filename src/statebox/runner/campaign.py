@@ -85,6 +85,7 @@ class Campaign:
         except ReferenceFailed as e:
             raise CampaignError(f"{e} — this is a task bug; run `statebox validate`") from None
         self.run_dir.write_manifest(manifest)
+        self.run_dir.repair()
         return items
 
     async def run(self) -> CampaignResult:

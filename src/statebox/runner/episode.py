@@ -41,7 +41,7 @@ class AttemptPlan:
     customer: SimulatedCustomer | None
     repeat: int
     required: list[Effects]
-    rubric_judge: RubricJudge | None = None
+    rubric_judge: RubricJudge | None = None  # None: rubric questions are not judged (state only)
     time_budget_s: float = 600.0
 
     @property
@@ -141,10 +141,8 @@ async def _converse(plan: AttemptPlan, ctx: AttemptContext) -> None:
 
 
 async def _rubrics(plan: AttemptPlan, transcript: Transcript) -> list[RubricResult]:
-    if not plan.task.rubrics:
+    if not plan.task.rubrics or plan.rubric_judge is None:
         return []
-    if plan.rubric_judge is None:
-        raise ValueError(f"task {plan.task.id!r} has rubric questions: give a judge model (--judge-model)")
     return await plan.rubric_judge.judge(plan.task.rubrics, transcript.final_agent_reply())
 
 

@@ -9,7 +9,7 @@ from statebox.agents.transcript import Entry, Transcript
 from statebox.judge import judge_attempt, required_effects, rules_for
 from statebox.llm.client import ModelClient
 from statebox.tasks import Suite, Task, load_suite
-from statebox.tools import BoundTools, ToolOutcome, ToolSpec
+from statebox.tools import BoundTools, ToolOutcome, ToolSpec, ToolSurface
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer
@@ -78,7 +78,8 @@ class WorldAttempt:
         domain = suite.domain_of(task)
         self.session = suite.open_session(task)
         self.bound = BoundTools(domain.tools, self.session)
-        self.surface = AttemptSurface(self.bound, customer, task.opening_message)
+        self.channel = AttemptSurface(self.bound, customer, task.opening_message)
+        self.surface: ToolSurface = self.channel
         self.policy = domain.policy
         self.opening_message = task.opening_message
         self._required = required
@@ -93,7 +94,7 @@ class WorldAttempt:
         return self.session.effects()
 
     def status(self) -> dict[str, Any]:
-        t = self.surface.transcript
+        t = self.channel.transcript
         return {
             "id": self.id,
             "suite": self.suite.name,

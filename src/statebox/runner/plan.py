@@ -53,8 +53,10 @@ class CampaignConfig:
         return self.user_model or (self.models[0] if self.models else None) if self.user_kind() == "llm" else None
 
     def resolved_judge_model(self) -> str | None:
-        needs = any(t.rubrics for t in self.suite.tasks)
-        return self.judge_model or (self.models[0] if self.models else None) if needs else self.judge_model
+        """The rubric judge: --judge-model, else the first agent model; none for model-free agents."""
+        if not any(t.rubrics for t in self.suite.tasks):
+            return None
+        return self.judge_model or (self.models[0] if self.agent == "llm" and self.models else None)
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ def build_manifest(config: CampaignConfig, prices: dict[str, Any]) -> dict[str, 
         "user": config.user_kind(),
         "user_model": config.resolved_user_model(),
         "judge_model": config.resolved_judge_model(),
+        "rubrics_judged": config.resolved_judge_model() is not None,
         "repeat": config.repeat,
         "concurrency": config.concurrency,
         "shard": list(config.shard) if config.shard else None,

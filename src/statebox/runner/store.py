@@ -77,6 +77,11 @@ class RunDir:
                 continue
         return out
 
+    def repair(self) -> None:
+        """Before appending to a run that may have been killed: end any torn last line."""
+        _repair_torn_tail(self.path / TRIALS)
+        _repair_torn_tail(self.path / ERRORS)
+
     def append_trial(self, record: TrialRecord) -> None:
         _append(self.path / TRIALS, record.model_dump_json())
 
@@ -99,17 +104,19 @@ def _lines(path: Path) -> list[str]:
 
 def _append(path: Path, line: str) -> None:
     """One whole line per unbuffered write: a killed process loses at most the attempts in flight."""
-    data = (line + "\n").encode()
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        _repair_torn_tail(fd, path)
-        os.write(fd, data)
+        os.write(fd, (line + "\n").encode())
     finally:
         os.close(fd)
 
 
-def _repair_torn_tail(fd: int, path: Path) -> None:
-    """If a previous writer died mid-line, start a new line so records never merge."""
-    size = path.stat().st_size
-    if size and os.pread(fd, 1, size - 1) != b"\n":
-        os.write(fd, b"\n")
+def _repair_torn_tail(path: Path) -> None:
+    """If a previous writer died mid-line, end that line so the next record starts cleanly."""
+    try:
+        with path.open("rb+") as f:
+            f.seek(0, os.SEEK_END)
+            if f.tell() and (f.seek(-1, os.SEEK_END), f.read(1))[1] != b"\n":
+                f.write(b"\n")
+    except FileNotFoundError:
+        pass

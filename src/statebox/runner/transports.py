@@ -1,11 +1,91 @@
-"""How the agent reaches an attempt's tools: in-process MCP (default), MCP over HTTP, or direct calls."""
+"""How the agent reaches an attempt's tools: in-process MCP (default), MCP over HTTP, or direct calls.
+
+Whatever the transport, effects are read from the attempt's own session, so verdicts cannot differ.
+"""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
+import httpx
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from statebox.mcp import McpToolSurface, connect_in_memory, running_proxy
+from statebox.mcp.errors import ToolServerError
 from statebox.runner.episode import ToolTransport, direct_transport
+from statebox.tasks import Task
+from statebox.tools import BoundTools, ToolSurface
+
+HANDOFF_SUITE = "__statebox_runner__"
+
+
+class _LoopAttempt:
+    """An attempt driven by statebox's own loop: tools only; the loop itself plays the customer."""
+
+    def __init__(self, tools: BoundTools, task: Task, policy: str) -> None:
+        self.id = secrets.token_urlsafe(16)
+        self.tools = tools
+        self.surface: ToolSurface = tools
+        self.policy = policy
+        self.opening_message = task.opening_message
+
+    def status(self) -> dict[str, Any]:
+        return {"id": self.id, "tool_calls": len(self.tools.log)}
+
+    def result(self) -> dict[str, Any]:
+        return {"effects": self.tools.session.effects().to_json()}
+
+    async def close(self) -> None:
+        """The runner owns the session and closes it."""
+
+
+@asynccontextmanager
+async def memory_transport(tools: BoundTools, task: Task, policy: str) -> AsyncIterator[ToolSurface]:
+    """The official SDK's in-process client/server pairing."""
+    async with connect_in_memory(_LoopAttempt(tools, task, policy)) as session:
+        yield await McpToolSurface.connect(session)
+
+
+class _Handoff:
+    """A proxy attempt factory that hands over attempts the runner already made, by one-time ticket."""
+
+    def __init__(self) -> None:
+        self.pending: dict[str, _LoopAttempt] = {}
+
+    async def __call__(self, suite: str, ticket: str, user: str | None) -> _LoopAttempt:
+        if suite != HANDOFF_SUITE or ticket not in self.pending:
+            raise LookupError("this proxy only serves the attempts of the campaign that started it")
+        return self.pending.pop(ticket)
+
+
+@asynccontextmanager
+async def _http_transport_factory() -> AsyncIterator[ToolTransport]:
+    handoff = _Handoff()
+    token = secrets.token_urlsafe(16)
+    async with running_proxy(handoff, token=token) as base_url, httpx.AsyncClient() as http:
+
+        @asynccontextmanager
+        async def transport(tools: BoundTools, task: Task, policy: str) -> AsyncIterator[ToolSurface]:
+            ticket = secrets.token_urlsafe(16)
+            handoff.pending[ticket] = _LoopAttempt(tools, task, policy)
+            headers = {"Authorization": f"Bearer {token}"}
+            body = {"suite": HANDOFF_SUITE, "task": ticket}
+            resp = await http.post(f"{base_url}/attempts", json=body, headers=headers)
+            if resp.status_code != 201:
+                raise ToolServerError(f"loopback proxy refused the attempt: {resp.status_code} {resp.text}")
+            created = resp.json()
+            try:
+                async with streamable_http_client(created["mcp_url"]) as streams, ClientSession(*streams) as session:
+                    await session.initialize()
+                    yield await McpToolSurface.connect(session)
+            finally:
+                await http.delete(f"{base_url}/attempts/{created['id']}", headers=headers)
+
+        yield transport
 
 
 @asynccontextmanager
@@ -13,6 +93,10 @@ async def transport_for(kind: str) -> AsyncIterator[ToolTransport]:
     """The transport for a campaign; HTTP starts a loopback proxy for the campaign's lifetime."""
     if kind == "direct":
         yield direct_transport
+    elif kind == "memory":
+        yield memory_transport
+    elif kind == "http":
+        async with _http_transport_factory() as transport:
+            yield transport
     else:
-        # TODO(mcp): replaced once the MCP room lands
-        yield direct_transport
+        raise ValueError(f"unknown tools transport {kind!r}; choose memory, http or direct")

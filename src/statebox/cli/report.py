@@ -1,0 +1,89 @@
+"""`statebox report` and `statebox compare`: reliability and cost of finished runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from statebox.cli.common import err_console, fail, print_json
+from statebox.report.aggregate import build_report
+from statebox.report.compare import compare as compare_sides
+from statebox.report.compare import pick_side, render_comparison
+from statebox.report.html import write_html
+from statebox.report.runs import ReportInputError, load_runs
+from statebox.report.terminal import render_report
+
+ErrorsAsFailures = Annotated[
+    bool,
+    typer.Option(
+        "--errors-as-failures",
+        help="Count infrastructure errors as failed attempts (the ThinkingBox convention) instead of leaving them out.",
+    ),
+]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report")(report)
+    app.command("compare")(compare)
+
+
+def _warn(messages: list[str]) -> None:
+    for message in messages:
+        err_console.print(f"[bold yellow]warning:[/] {message}", highlight=False)
+
+
+def report(
+    dirs: Annotated[list[Path], typer.Argument(help="Run directories; shards of one campaign merge.")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")] = None,
+    errors_as_failures: ErrorsAsFailures = False,
+) -> None:
+    """Report pass@1, pass@k, pass^k, observed k/k, cost and failure signatures per model and domain."""
+    try:
+        loaded = load_runs(dirs)
+    except ReportInputError as e:
+        fail(str(e))
+    _warn(loaded.warnings)
+    document = build_report(loaded, errors_as_failures=errors_as_failures)
+    if json_out:
+        print_json(document)
+    else:
+        render_report(document, Console())
+    if html is not None:
+        try:
+            write_html(html, loaded, document)
+        except OSError as e:
+            fail(f"{html}: cannot write the HTML report: {e}")
+        err_console.print(f"HTML report written to {html}", highlight=False)
+
+
+def compare(
+    dir_a: Annotated[Path, typer.Argument(help="Baseline run directory (A).")],
+    dir_b: Annotated[Path, typer.Argument(help="Candidate run directory (B); differences are B − A.")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+    model: Annotated[
+        str | None, typer.Option("--model", help="Which model (or agent) to compare when a directory holds several.")
+    ] = None,
+    model_a: Annotated[str | None, typer.Option("--model-a", help="Model of A, when it differs from B's.")] = None,
+    model_b: Annotated[str | None, typer.Option("--model-b", help="Model of B, when it differs from A's.")] = None,
+    errors_as_failures: ErrorsAsFailures = False,
+) -> None:
+    """Compare two runs on their shared tasks: paired pass@1 difference, its interval, the tasks that flipped."""
+    try:
+        side_a, warnings_a = pick_side(dir_a, model_a or model)
+        side_b, warnings_b = pick_side(dir_b, model_b or model)
+    except ReportInputError as e:
+        fail(str(e))
+    _warn([*warnings_a, *warnings_b, *(s.note for s in (side_a, side_b) if s.note)])
+    if side_a.group.suite != side_b.group.suite:
+        _warn([f"A is suite {side_a.group.suite!r} and B is {side_b.group.suite!r}: tasks are matched by id only"])
+    result = compare_sides(side_a, side_b, errors_as_failures=errors_as_failures)
+    if result["tasks"] == 0:
+        _warn(["the two runs share no task with a finished attempt: nothing to compare"])
+    if json_out:
+        print_json(result)
+    else:
+        render_comparison(result, Console())
