@@ -15,8 +15,9 @@ def judge_state(actual: Effects, required: Effects, rules: JudgingRules) -> Verd
     """Compare two sets of effects. Passed iff there is no discrepancy."""
     act = [c for c in actual.changes if not rules.table_ignored(c.table)]
     req = [c for c in required.changes if not rules.table_ignored(c.table)]
-    gen_a = {c.key for c in act if c.kind == "insert"}
-    gen_r = {c.key for c in req if c.kind == "insert"}
+    # Generated ids are the (string) keys of inserted rows; numbers are never taken for ids.
+    gen_a = {c.key for c in act if c.kind == "insert" and isinstance(c.key, str)}
+    gen_r = {c.key for c in req if c.kind == "insert" and isinstance(c.key, str)}
     ids = _IdMap(gen_a, gen_r)
     out: list[Discrepancy] = []
     out += _judge_inserts(act, req, rules, ids)
@@ -38,13 +39,18 @@ class _IdMap:
         self.a_to_r: dict[Any, Any] = {}
 
     def same(self, a: Any, r: Any, *, provisional: bool = False) -> bool:
+        """Equal values; generated ids are equal when matched (or, while matching, when not yet known)."""
         if a in self.gen_a and r in self.gen_r:
-            return provisional or self.a_to_r.get(a) == r
+            if a in self.a_to_r:
+                return bool(self.a_to_r[a] == r)
+            return provisional
         return bool(a == r)
 
     def show(self, a: Any) -> Any:
         """An actual value as it reads on the reference's side (for messages)."""
-        return self.a_to_r.get(a, a)
+        if a in self.a_to_r:
+            return self.a_to_r[a]
+        return f"{a} (a new row with no counterpart)" if a in self.gen_a else a
 
 
 def _judged_fields(table: str, row: Row, rules: JudgingRules) -> list[str]:
@@ -60,15 +66,13 @@ def _judge_inserts(act: list[RowChange], req: list[RowChange], rules: JudgingRul
     for c in req:
         if c.kind == "insert" and c.after is not None:
             by_table[c.table][1].append(c.after)
+    matching = _match_until_stable(by_table, rules, ids)
     pairs: list[tuple[str, Row, Row]] = []
     out: list[Discrepancy] = []
     for table, (rows_a, rows_r) in sorted(by_table.items()):
         pk = rules.primary_key(table)
-        cost = [[_mismatches(table, a, r, rules, ids) for r in rows_r] for a in rows_a]
-        matched = min_cost_assignment(cost) if rows_a and rows_r else []
-        for i, j in matched:
-            ids.a_to_r[rows_a[i][pk]] = rows_r[j][pk]
-            pairs.append((table, rows_a[i], rows_r[j]))
+        matched = matching[table]
+        pairs += [(table, rows_a[i], rows_r[j]) for i, j in matched]
         used_a, used_r = {i for i, _ in matched}, {j for _, j in matched}
         for i, row in enumerate(rows_a):
             if i not in used_a:
@@ -96,6 +100,30 @@ def _judge_inserts(act: list[RowChange], req: list[RowChange], rules: JudgingRul
     return out
 
 
+def _match_until_stable(
+    by_table: dict[str, tuple[list[Row], list[Row]]], rules: JudgingRules, ids: _IdMap
+) -> dict[str, list[tuple[int, int]]]:
+    """Match inserted rows by content; re-match once ids are known, until the pairing stops changing.
+
+    The first pass treats any two generated ids as equal; later passes use the pairing found, so
+    child rows (a comment on a new ticket) follow their parents.
+    """
+    matching: dict[str, list[tuple[int, int]]] = {}
+    for _ in range(4):
+        previous = dict(ids.a_to_r)
+        fresh: dict[Any, Any] = {}
+        for table, (rows_a, rows_r) in sorted(by_table.items()):
+            pk = rules.primary_key(table)
+            cost = [[_mismatches(table, a, r, rules, ids) for r in rows_r] for a in rows_a]
+            matching[table] = min_cost_assignment(cost) if rows_a and rows_r else []
+            fresh.update({rows_a[i][pk]: rows_r[j][pk] for i, j in matching[table]})
+        ids.a_to_r.clear()
+        ids.a_to_r.update(fresh)
+        if fresh == previous:
+            break
+    return matching
+
+
 def _mismatches(table: str, a: Row, r: Row, rules: JudgingRules, ids: _IdMap) -> float:
     return float(sum(not ids.same(a.get(f), r.get(f), provisional=True) for f in _judged_fields(table, r, rules)))
 
@@ -113,6 +141,8 @@ def _judge_keyed(act: list[RowChange], req: list[RowChange], rules: JudgingRules
         a, r = a_by.get((table, key)), r_by.get((table, key))
         if a is not None and r is not None and a.kind == r.kind == "update":
             out += _compare_updates(table, key, a, r, rules, ids)
+            continue
+        if a is not None and r is not None and a.kind == r.kind == "delete":
             continue
         if r is not None:
             out += _one_sided(r, "missing_effect", rules)

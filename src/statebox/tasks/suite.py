@@ -25,6 +25,7 @@ class Suite:
     tasks: list[Task]
     domains: dict[str, Domain]
     _snapshots: dict[str, Snapshot] = field(default_factory=dict, repr=False)
+    _baselines: dict[str, Snapshot] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def task(self, task_id: str) -> Task:
@@ -42,17 +43,22 @@ class Suite:
                 self._snapshots[domain] = self.domains[domain].build_snapshot()
             return self._snapshots[domain]
 
+    def baseline(self, task: Task) -> Snapshot:
+        """The task's starting image (pristine snapshot plus initial rows), built once per task."""
+        pristine = self.snapshot(task.domain)
+        with self._lock:
+            cached = self._baselines.get(task.id)
+            if cached is None:
+                try:
+                    cached = self._baselines[task.id] = pristine.derive(task.initial_rows)
+                except WorldError as e:
+                    where = self.domains[task.domain].task_dir
+                    raise TaskFileError(where, str(e), task=task.id, field="initial_rows") from None
+            return cached
+
     def open_session(self, task: Task) -> Session:
-        """A fresh, isolated session at the task's start: pristine snapshot plus initial rows."""
-        session = Session(self.snapshot(task.domain), task.now)
-        try:
-            session.apply_rows(task.initial_rows)
-        except WorldError as e:
-            session.close()
-            raise TaskFileError(
-                self.domains[task.domain].task_dir, str(e), task=task.id, field="initial_rows"
-            ) from None
-        return session
+        """A fresh, isolated session at the task's start, restored from its baseline image."""
+        return Session(self.baseline(task), task.now)
 
     def select(self, patterns: Iterable[str] | None = None, ids: Iterable[str] | None = None) -> Suite:
         """A suite of the tasks whose ids match any glob (and are in `ids`, when given)."""
@@ -65,7 +71,7 @@ class Suite:
         ]
         if wanted is not None and (missing := wanted - {t.id for t in self.tasks}):
             raise LookupError(f"suite {self.name!r} has no task(s) {sorted(missing)}")
-        return Suite(self.name, chosen, self.domains, self._snapshots, self._lock)
+        return Suite(self.name, chosen, self.domains, self._snapshots, self._baselines, self._lock)
 
     def content_hash(self) -> str:
         h = hashlib.sha256()

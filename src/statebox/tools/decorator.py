@@ -52,6 +52,8 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
     args: dict[str, str] = {}
     current = None
     for line in rest.splitlines():
+        if line.strip() and not line[0].isspace():
+            break  # the next section (Returns:, Raises:, ...) ends the arguments
         m = re.match(r"^\s{2,}(\w+):\s*(.*)$", line)
         if m and (current is None or len(line) - len(line.lstrip()) <= 4):
             current = m.group(1)

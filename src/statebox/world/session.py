@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,55 +10,31 @@ from typing import Any
 
 from statebox.world.effects import Effects, Row, RowChange
 from statebox.world.snapshot import Snapshot
+from statebox.world.upsert import WorldError, apply_rows, to_sql
 
-
-class WorldError(ValueError):
-    """Bad data handed to the world (unknown table or column, a row without its key)."""
+__all__ = ["Session", "WorldError"]
 
 
 class Session:
     """A fresh, isolated database with a frozen clock and deterministic id sequences."""
 
     def __init__(self, snapshot: Snapshot, now: datetime | None = None) -> None:
-        self.snapshot = snapshot
+        self.baseline = snapshot  # the attempt's start: effects are measured against it
         self.spec = snapshot.spec
         self.now: datetime = now or snapshot.spec.now
-        self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        self.db.deserialize(snapshot.image)
+        self.db = snapshot.open()
         self.db.row_factory = sqlite3.Row
         self._savepoints = 0
 
     # -- state -----------------------------------------------------------------
     def apply_rows(self, rows: dict[str, list[Row]]) -> None:
-        """Upsert rows by primary key (given columns only), then make this the attempt's start."""
-        with self.transaction():
-            for table, items in rows.items():
-                cols = self._columns(table)
-                pk = self.spec.table(table).primary_key
-                for i, row in enumerate(items):
-                    unknown = sorted(set(row) - set(cols))
-                    if unknown:
-                        raise WorldError(
-                            f"table {table!r} row {i}: unknown column(s) {unknown}; columns are {list(cols)}"
-                        )
-                    if pk not in row:
-                        raise WorldError(f"table {table!r} row {i}: missing primary key {pk!r}")
-                    self._upsert(table, pk, row)
+        """Upsert rows by primary key (given columns only), then make this the attempt's start.
+
+        Re-baselines by serializing; campaigns instead restore a per-task image (Snapshot.derive).
+        """
+        apply_rows(self.db, self.baseline, rows)
         self.db.execute("DELETE FROM _sb_changes")
-
-    def _columns(self, table: str) -> tuple[str, ...]:
-        try:
-            return self.snapshot.table_columns[table]
-        except KeyError:
-            raise WorldError(f"unknown table {table!r}; tables are {list(self.snapshot.tables)}") from None
-
-    def _upsert(self, table: str, pk: str, row: Row) -> None:
-        names = list(row)
-        quoted = ", ".join(f'"{n}"' for n in names)
-        marks = ", ".join("?" for _ in names)
-        sets = ", ".join(f'"{n}" = excluded."{n}"' for n in names if n != pk) or f'"{pk}" = excluded."{pk}"'
-        sql = f'INSERT INTO "{table}" ({quoted}) VALUES ({marks}) ON CONFLICT("{pk}") DO UPDATE SET {sets}'
-        self.db.execute(sql, [_to_sql(row[n]) for n in names])
+        self.baseline = Snapshot(self.spec, self.db.serialize(), self.baseline.tables, self.baseline.table_columns)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -104,25 +79,24 @@ class Session:
         names = list(row)
         quoted = ", ".join(f'"{n}"' for n in names)
         marks = ", ".join("?" for _ in names)
-        self.db.execute(f'INSERT INTO "{table}" ({quoted}) VALUES ({marks})', [_to_sql(row[n]) for n in names])
+        self.db.execute(f'INSERT INTO "{table}" ({quoted}) VALUES ({marks})', [to_sql(row[n]) for n in names])
         return row
 
     def update(self, table: str, key: Any, **fields: Any) -> None:
         """Update fields of one row by primary key."""
         pk = self.spec.table(table).primary_key
         sets = ", ".join(f'"{n}" = ?' for n in fields)
-        self.db.execute(f'UPDATE "{table}" SET {sets} WHERE "{pk}" = ?', [*map(_to_sql, fields.values()), key])
+        self.db.execute(f'UPDATE "{table}" SET {sets} WHERE "{pk}" = ?', [*map(to_sql, fields.values()), key])
 
     # -- effects ---------------------------------------------------------------
     def effects(self) -> Effects:
         """Net changes since the attempt started; cost proportional to what changed."""
         changes: list[RowChange] = []
-        marks = self.db.execute("SELECT tbl, pk, existed, old FROM _sb_changes ORDER BY tbl, pk").fetchall()
-        for table, key, existed, old in marks:
+        for table, key in self.db.execute("SELECT tbl, pk FROM _sb_changes ORDER BY tbl, pk").fetchall():
             pk = self.spec.table(table).primary_key
             cur = self.db.execute(f'SELECT * FROM "{table}" WHERE "{pk}" = ?', (key,)).fetchone()
             now = dict(cur) if cur is not None else None
-            before = json.loads(old) if existed else None
+            before = self.baseline.row(table, key)
             if before is None and now is not None:
                 changes.append(RowChange(table=table, key=key, kind="insert", after=now))
             elif before is not None and now is None:
@@ -133,10 +107,3 @@ class Session:
 
     def close(self) -> None:
         self.db.close()
-
-
-def _to_sql(value: Any) -> Any:
-    """Store structured values as JSON text; everything else as SQLite stores it."""
-    if isinstance(value, dict | list):
-        return json.dumps(value, sort_keys=True)
-    return value

@@ -1,17 +1,23 @@
-"""The pristine database of a domain, built once and restored per attempt."""
+"""Database images: a domain's pristine state, and per-task baselines derived from it.
+
+An attempt's session is restored from an image in a fraction of a millisecond; the same image,
+opened once read-only, is where effects read each changed row's state before the attempt.
+"""
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
+from typing import Any
 
 from statebox.world.spec import WorldSpec
+from statebox.world.upsert import apply_rows
 
 INTERNAL_PREFIX = "_sb_"
 
 _INTERNAL_DDL = """
-CREATE TABLE _sb_changes (tbl TEXT NOT NULL, pk, existed INTEGER NOT NULL, old TEXT,
-                          PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
+CREATE TABLE _sb_changes (tbl TEXT NOT NULL, pk, PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
 CREATE TABLE _sb_sequences (name TEXT PRIMARY KEY, prefix TEXT NOT NULL, next INTEGER NOT NULL);
 """
 
@@ -30,41 +36,34 @@ def columns(conn: sqlite3.Connection, table: str) -> list[str]:
     return [r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')]
 
 
-def _mark(table: str, key: str, existed: int, old: str) -> str:
+def _mark(table: str, key: str) -> str:
     # Not INSERT OR IGNORE: an outer UPSERT's conflict clause would override it inside a trigger.
     return (
-        f"INSERT INTO _sb_changes SELECT '{table}', {key}, {existed}, {old} WHERE NOT EXISTS "
+        f"INSERT INTO _sb_changes SELECT '{table}', {key} WHERE NOT EXISTS "
         f"(SELECT 1 FROM _sb_changes WHERE tbl = '{table}' AND pk = {key});"
     )
 
 
-def _capture_triggers(table: str, pk: str, cols: list[str]) -> str:
-    """Triggers that remember, once per row, whether it existed and what it held before."""
-    old = "json_object(" + ", ".join(f"'{c}', OLD.\"{c}\"" for c in cols) + ")"
-    t = f'"{table}"'
-    new_key, old_key = f'NEW."{pk}"', f'OLD."{pk}"'
+def _capture_triggers(table: str, pk: str) -> str:
+    """Triggers that remember which rows were touched; their old state stays in the baseline image."""
+    t, new, old = f'"{table}"', f'NEW."{pk}"', f'OLD."{pk}"'
     return f"""
-CREATE TRIGGER "_sb_ins_{table}" AFTER INSERT ON {t} BEGIN
-  {_mark(table, new_key, 0, "NULL")}
-END;
-CREATE TRIGGER "_sb_upd_{table}" AFTER UPDATE ON {t} BEGIN
-  {_mark(table, old_key, 1, old)}
-  {_mark(table, new_key, 0, "NULL")}
-END;
-CREATE TRIGGER "_sb_del_{table}" AFTER DELETE ON {t} BEGIN
-  {_mark(table, old_key, 1, old)}
-END;
+CREATE TRIGGER "_sb_i_{table}" AFTER INSERT ON {t} BEGIN {_mark(table, new)} END;
+CREATE TRIGGER "_sb_u_{table}" AFTER UPDATE ON {t} BEGIN {_mark(table, old)} {_mark(table, new)} END;
+CREATE TRIGGER "_sb_d_{table}" AFTER DELETE ON {t} BEGIN {_mark(table, old)} END;
 """
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A serialized pristine database: schema, seed rows, capture triggers, sequences."""
+    """A serialized database image with change capture installed and no changes recorded."""
 
     spec: WorldSpec
     image: bytes
     tables: tuple[str, ...]
     table_columns: dict[str, tuple[str, ...]]
+    _reader: dict[str, sqlite3.Connection] = field(default_factory=dict, repr=False, compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @classmethod
     def build(cls, spec: WorldSpec) -> Snapshot:
@@ -85,13 +84,41 @@ class Snapshot:
                 pk = spec.table(t).primary_key
                 if pk not in cols[t]:
                     raise ValueError(f"world {spec.name!r}: table {t!r} has no primary key column {pk!r}")
-                conn.executescript(_capture_triggers(t, pk, list(cols[t])))
+                conn.executescript(_capture_triggers(t, pk))
             conn.executemany(
                 "INSERT INTO _sb_sequences VALUES (?, ?, ?)",
                 [(n, s.prefix, s.start) for n, s in spec.sequences.items()],
             )
-            conn.execute("DELETE FROM _sb_changes")
             conn.execute("VACUUM")
             return cls(spec, conn.serialize(), tuple(tables), cols)
         finally:
             conn.close()
+
+    def derive(self, rows: dict[str, list[dict[str, Any]]]) -> Snapshot:
+        """A new image: this one with rows upserted (a task's initial rows), changes cleared."""
+        if not rows:
+            return self
+        conn = self.open()
+        try:
+            apply_rows(conn, self, rows)
+            conn.execute("DELETE FROM _sb_changes")
+            return Snapshot(self.spec, conn.serialize(), self.tables, self.table_columns)
+        finally:
+            conn.close()
+
+    def open(self) -> sqlite3.Connection:
+        """A private, writable in-memory copy of the image."""
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        conn.deserialize(self.image)
+        return conn
+
+    def row(self, table: str, key: Any) -> dict[str, Any] | None:
+        """A row as it is in this image (read through one shared read-only copy)."""
+        with self._lock:
+            reader = self._reader.get("conn")
+            if reader is None:
+                reader = self._reader["conn"] = self.open()
+                reader.row_factory = sqlite3.Row
+            pk = self.spec.table(table).primary_key
+            found = reader.execute(f'SELECT * FROM "{table}" WHERE "{pk}" = ?', (key,)).fetchone()
+        return dict(found) if found is not None else None
