@@ -18,7 +18,11 @@ setup: $(VENV)/.installed
 demo: setup
 	$(STATEBOX) validate retail
 
-test: setup
+# The HTML report's browser test needs Debian's Chromium (no browser downloads).
+browser:
+	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium fonts-liberation >/dev/null)
+
+test: setup browser
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -q -p no:cacheprovider

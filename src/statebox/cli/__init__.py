@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from statebox.cli import catalog, run, serve
+from statebox.cli import catalog, report, run, serve
 
 app = typer.Typer(
     name="statebox",
@@ -16,6 +16,7 @@ app = typer.Typer(
 catalog.register(app)
 run.register(app)
 serve.register(app)
+report.register(app)
 
 
 def main() -> None:

@@ -36,7 +36,7 @@ def _warn(messages: list[str]) -> None:
 
 
 def report(
-    dirs: Annotated[list[Path], typer.Argument(help="Run directories; shards of one campaign merge.")],
+    dirs: Annotated[list[Path], typer.Argument(metavar="DIR", help="Run directories; shards of one campaign merge.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")] = None,
     errors_as_failures: ErrorsAsFailures = False,
@@ -61,8 +61,8 @@ def report(
 
 
 def compare(
-    dir_a: Annotated[Path, typer.Argument(help="Baseline run directory (A).")],
-    dir_b: Annotated[Path, typer.Argument(help="Candidate run directory (B); differences are B − A.")],
+    dir_a: Annotated[Path, typer.Argument(metavar="DIR_A", help="Baseline run directory (A).")],
+    dir_b: Annotated[Path, typer.Argument(metavar="DIR_B", help="Candidate run directory (B); differences are B − A.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
     model: Annotated[
         str | None, typer.Option("--model", help="Which model (or agent) to compare when a directory holds several.")

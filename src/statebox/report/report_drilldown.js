@@ -1,0 +1,138 @@
+// Drill-down: a run's tasks -> a task's attempts -> one attempt's transcript beside its state diff.
+function drilldown(runs) {
+  const state = { run: 0, domain: "", task: null, repeat: null };
+  const runSelect = el("select", { id: "drill-run", "aria-label": "run" },
+    runs.map((r, i) => el("option", { value: i }, r.label)));
+  const domainSelect = el("select", { id: "drill-domain", "aria-label": "domain" });
+  const taskBody = el("tbody", { id: "task-rows" });
+  const attemptView = el("div", { id: "attempt-view" });
+  const controls = el("div", { class: "controls" },
+    runs.length > 1 ? el("label", {}, "Run ", runSelect) : null, el("label", {}, "Domain ", domainSelect));
+  const table = el("div", { class: "task-scroll" }, el("table", { id: "task-table" },
+    el("thead", {}, el("tr", {}, el("th", {}, "task"), el("th", {}, "domain"), el("th", { class: "num" }, "passed"), el("th", {}, "attempts"))),
+    taskBody));
+
+  function tasks() {
+    return runs[state.run].tasks.filter((t) => !state.domain || t.domain === state.domain);
+  }
+
+  function renderDomains() {
+    const domains = [...new Set(runs[state.run].tasks.map((t) => t.domain).filter((d) => d))].sort();
+    clear(domainSelect).append(el("option", { value: "" }, "all"), ...domains.map((d) => el("option", { value: d }, d)));
+  }
+
+  function renderTasks() {
+    clear(taskBody);
+    for (const task of tasks()) {
+      const n = task.attempts.length, c = task.attempts.filter((a) => a.passed).length;
+      const row = el("tr", { class: "task-row" + (task.task_id === state.task ? " selected" : ""), "data-task-id": task.task_id, tabindex: 0 },
+        el("td", {}, task.task_id), el("td", { class: "muted" }, task.domain || "–"),
+        el("td", { class: "num" }, `${c}/${n}`, el("span", { class: "rate" }, el("span", { style: `width:${n ? (100 * c) / n : 0}%` }))),
+        el("td", {}, el("div", { class: "dots" },
+          task.attempts.map((a) => el("span", { class: "dot " + (a.passed ? "pass" : "fail"), title: `#${a.repeat} ${a.passed ? "passed" : a.signature || "failed"}` })),
+          task.errors.map((e) => el("span", { class: "dot error", title: `#${e.repeat} infrastructure error: ${e.kind}` })))));
+      row.addEventListener("click", () => selectTask(task.task_id));
+      row.addEventListener("keydown", (ev) => { if (ev.key === "Enter") selectTask(task.task_id); });
+      taskBody.append(row);
+    }
+  }
+
+  function selectTask(taskId, repeat) {
+    state.task = taskId;
+    const task = runs[state.run].tasks.find((t) => t.task_id === taskId);
+    const first = task ? task.attempts.find((a) => !a.passed) || task.attempts[0] : null;
+    state.repeat = repeat !== undefined ? repeat : first ? first.repeat : null;
+    renderTasks();
+    renderAttempts(task);
+  }
+
+  function renderAttempts(task) {
+    clear(attemptView);
+    if (!task) return attemptView.append(el("p", { class: "empty" }, "Click a task to see its attempts."));
+    const buttons = el("div", { class: "attempts", id: "attempt-buttons" },
+      el("strong", { style: "margin-right:6px;align-self:center" }, task.task_id),
+      task.attempts.map((a) => {
+        const b = el("button", {
+          class: `attempt ${a.passed ? "pass" : "fail"}${a.repeat === state.repeat ? " selected" : ""}`, "data-repeat": a.repeat, type: "button",
+        }, `#${a.repeat} ${a.passed ? "✓ passed" : "✗ " + (a.signature || "failed")}`);
+        b.addEventListener("click", () => selectTask(task.task_id, a.repeat));
+        return b;
+      }),
+      task.errors.map((e) => el("button", { class: "attempt", disabled: true, type: "button", title: e.message }, `#${e.repeat} ⚠ ${e.kind}`)));
+    attemptView.append(buttons);
+    const attempt = task.attempts.find((a) => a.repeat === state.repeat);
+    attemptView.append(attempt ? attemptDetail(attempt) : el("p", { class: "empty" }, "No finished attempt: only infrastructure errors."));
+  }
+
+  runSelect.addEventListener("change", () => { state.run = Number(runSelect.value); state.domain = ""; start(); });
+  domainSelect.addEventListener("change", () => { state.domain = domainSelect.value; renderTasks(); });
+
+  function start() {
+    renderDomains();
+    const all = tasks();
+    const firstFailing = all.find((t) => t.attempts.some((a) => !a.passed)) || all[0];
+    if (firstFailing) selectTask(firstFailing.task_id);
+    else { renderTasks(); renderAttempts(null); }
+  }
+  start();
+  return card("drilldown", "Tasks and attempts",
+    "Click a task, then an attempt: its transcript beside its state diff — what the agent changed against what was required.",
+    controls, table, attemptView);
+}
+
+function attemptDetail(a) {
+  const cost = Object.entries(a.cost_usd || {}).map(([role, v]) => `${role} ${usd(v)}`).join(" · ");
+  const head = el("div", { class: "detail-head", id: "attempt-head", "data-trial-id": a.trial_id },
+    el("span", { class: "badge " + (a.passed ? "pass" : "fail") }, a.passed ? "PASSED" : "FAILED"),
+    a.signature ? el("span", { class: "badge warn", id: "attempt-signature" }, a.signature) : null,
+    !a.state_passed ? el("span", { class: "badge fail" }, "state wrong") : el("span", { class: "badge pass" }, "state right"),
+    el("span", { class: "meta" }, `finish: ${a.finish_reason || "–"}${a.customer_end_reason ? " (" + a.customer_end_reason + ")" : ""} · cost: ${cost}`));
+  return el("div", {}, head, el("div", { class: "detail" },
+    el("div", { class: "pane" }, el("h3", {}, "Transcript"), transcriptView(a.transcript)),
+    el("div", { class: "pane" }, el("h3", {}, "State diff"), discrepancyView(a.discrepancies), rubricView(a.rubrics), effectsView(a.effects))));
+}
+
+function transcriptView(entries) {
+  if (!entries.length) return el("p", { class: "empty" }, "Empty transcript.");
+  return el("div", { class: "transcript", id: "transcript" }, entries.map((e) => {
+    const who = e.role === "tool" ? `tool result · ${e.tool_name || "?"}${e.is_error ? " · error" + (e.error_kind ? ": " + e.error_kind : "") : ""}` : e.role;
+    return el("div", { class: `entry ${e.role}${e.is_error ? " error" : ""}`, "data-role": e.role },
+      el("div", { class: "who" }, who),
+      e.content ? el("div", { class: "text" }, e.content) : null,
+      e.tool_calls.map((c) => el("div", { class: "tool-call" }, `${c.name}(${c.arguments ? JSON.stringify(c.arguments) : c.raw_arguments || ""})`)));
+  }));
+}
+
+function discrepancyView(items) {
+  const title = el("h4", {}, "Discrepancies — required against actual");
+  if (!items.length) return el("div", {}, title, el("p", { class: "ok" }, "None: the end state matches what was required."));
+  return el("div", {}, title, el("table", { class: "diff", id: "discrepancies" },
+    el("thead", {}, el("tr", {}, ["kind", "table", "key", "field", "expected", "actual"].map((h) => el("th", {}, h)))),
+    el("tbody", {}, items.map((d) => el("tr", { class: "discrepancy " + d.kind, "data-kind": d.kind },
+      el("td", { class: "kind" }, d.kind), el("td", {}, d.table), el("td", { class: "value" }, show(d.key)),
+      el("td", {}, d.field === null ? "–" : d.field), el("td", { class: "value" }, show(d.expected)), el("td", { class: "value" }, show(d.actual)))))));
+}
+
+function rubricView(rubrics) {
+  if (!rubrics || !rubrics.length) return null;
+  return el("div", {}, el("h4", {}, "Rubrics"), el("table", { class: "diff" },
+    el("tbody", {}, rubrics.map((r) => el("tr", {},
+      el("td", {}, el("span", { class: "badge " + (r.passed ? "pass" : "fail") }, r.passed ? "yes" : "no")),
+      el("td", {}, r.question, r.reason ? el("div", { class: "muted" }, r.reason) : null))))));
+}
+
+function effectsView(effects) {
+  const title = el("h4", {}, "What the agent changed");
+  const groups = ["inserted", "updated", "deleted"].filter((k) => effects && effects[k] && Object.keys(effects[k]).length);
+  if (!groups.length) return el("div", {}, title, el("p", { class: "muted" }, "Nothing: no row was inserted, updated or deleted."));
+  return el("div", { id: "effects" }, title, groups.map((kind) => el("div", { class: "effect-group", "data-effect": kind },
+    Object.keys(effects[kind]).sort().map((table) => el("div", {},
+      el("div", { class: "effect-table" }, `${kind} · ${table}`),
+      effects[kind][table].map((row) => el("div", { class: "effect-row " + kind }, effectText(kind, row))))))));
+}
+
+function effectText(kind, row) {
+  if (kind !== "updated") return show(row);
+  const fields = Object.entries(row.fields || {}).map(([f, c]) => `${f}: ${show(c.before)} → ${show(c.after)}`);
+  return `key ${show(row.key)}\n` + fields.join("\n");
+}

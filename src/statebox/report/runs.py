@@ -1,0 +1,173 @@
+"""Reading run directories for a report: shards merge, trial ids dedupe, bad lines are counted.
+
+Everything returned is sorted, so the report does not depend on the order of lines or of the
+directories given.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from statebox.runner.record import ErrorRecord, TrialRecord
+from statebox.runner.store import ERRORS, MANIFEST, TRIALS
+
+GroupKey = tuple[str, str, str | None]  # (suite, agent, model)
+Record = TypeVar("Record", bound=BaseModel)
+
+
+class ReportInputError(ValueError):
+    """The directories given cannot be reported on; the message names the culprit."""
+
+
+@dataclass
+class LoadedRuns:
+    """Finished attempts and outstanding infrastructure errors of one or more run directories."""
+
+    trials: list[TrialRecord]
+    errors: list[ErrorRecord]  # one per trial id that has no finished attempt
+    declared_repeats: dict[GroupKey, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def group_key(record: TrialRecord | ErrorRecord) -> GroupKey:
+    return (record.suite, record.agent, record.model)
+
+
+def sort_key(key: GroupKey) -> tuple[str, str, str]:
+    return (key[0], key[1], key[2] or "")
+
+
+def load_runs(dirs: Sequence[Path]) -> LoadedRuns:
+    """Read every directory; raise ReportInputError for a missing, foreign or empty run."""
+    if not dirs:
+        raise ReportInputError("give at least one run directory")
+    warnings: list[str] = []
+    trials: list[TrialRecord] = []
+    errors: list[ErrorRecord] = []
+    declared: dict[GroupKey, int] = {}
+    declared_tasks: dict[str, int] = {}
+    for path in dirs:
+        manifest = _read_manifest(path, warnings)
+        dir_trials = _read_records(path / TRIALS, TrialRecord, warnings)
+        dir_errors = _read_records(path / ERRORS, ErrorRecord, warnings)
+        if not dir_trials and not dir_errors:
+            warnings.append(f"{path}: the run is empty (no finished attempts and no errors yet)")
+        _declare(manifest, [*dir_trials, *dir_errors], declared, declared_tasks)
+        trials += dir_trials
+        errors += dir_errors
+    if not trials and not errors:
+        names = ", ".join(str(p) for p in dirs)
+        raise ReportInputError(f"{names}: nothing to report: the run has no finished attempts and no errors yet")
+    unique_trials = _dedupe_trials(trials, warnings)
+    finished = {t.trial_id for t in unique_trials}
+    outstanding = _dedupe_errors([e for e in errors if e.trial_id not in finished])
+    _check_task_coverage(unique_trials, outstanding, declared_tasks, warnings)
+    return LoadedRuns(unique_trials, outstanding, declared, warnings)
+
+
+def _read_manifest(path: Path, warnings: list[str]) -> dict[str, Any] | None:
+    if not path.exists():
+        raise ReportInputError(f"{path}: no such directory")
+    if not path.is_dir():
+        raise ReportInputError(f"{path}: not a directory; give a statebox run directory")
+    manifest_path = path / MANIFEST
+    if not manifest_path.exists():
+        if not (path / TRIALS).exists():
+            raise ReportInputError(f"{path}: not a statebox run directory (no {MANIFEST} or {TRIALS})")
+        warnings.append(f"{path}: no {MANIFEST}; the intended number of repeats is unknown")
+        return None
+    try:
+        data = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise ReportInputError(f"{manifest_path}: cannot read the manifest: {e}") from None
+    if not isinstance(data, dict):
+        raise ReportInputError(f"{manifest_path}: the manifest is not a JSON object")
+    return data
+
+
+def _read_records(path: Path, model: type[Record], warnings: list[str]) -> list[Record]:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return []
+    records: list[Record] = []
+    bad = 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            records.append(model.model_validate_json(line))
+        except ValidationError:
+            bad += 1
+    if bad:
+        warnings.append(f"{path}: skipped {bad} corrupt line{'s' if bad != 1 else ''}")
+    return records
+
+
+def _declare(
+    manifest: dict[str, Any] | None,
+    records: Sequence[TrialRecord | ErrorRecord],
+    declared: dict[GroupKey, int],
+    declared_tasks: dict[str, int],
+) -> None:
+    """Remember the repeats the manifest asked for, for every group this directory holds."""
+    if manifest is None:
+        return
+    repeat, tasks, suite = manifest.get("repeat"), manifest.get("tasks"), manifest.get("suite")
+    if isinstance(repeat, int):
+        for key in {group_key(r) for r in records}:
+            declared[key] = max(declared.get(key, 0), repeat)
+    if isinstance(suite, str) and isinstance(tasks, int):
+        declared_tasks[suite] = max(declared_tasks.get(suite, 0), tasks)
+
+
+def _canonical_json(record: TrialRecord) -> str:
+    return json.dumps(record.model_dump(mode="json", exclude={"timings"}), sort_keys=True)
+
+
+def _dedupe_trials(trials: list[TrialRecord], warnings: list[str]) -> list[TrialRecord]:
+    """One record per trial id; among differing duplicates the choice does not depend on order."""
+    by_id: dict[str, list[TrialRecord]] = defaultdict(list)
+    for t in trials:
+        by_id[t.trial_id].append(t)
+    chosen, conflicts = [], 0
+    for records in by_id.values():
+        if len(records) == 1:
+            chosen.append(records[0])
+            continue
+        dumps = sorted((_canonical_json(r), i) for i, r in enumerate(records))
+        conflicts += dumps[0][0] != dumps[-1][0]
+        chosen.append(records[dumps[0][1]])
+    if conflicts:
+        warnings.append(f"{conflicts} trial id(s) appear more than once with different results; kept one of each")
+    return sorted(chosen, key=lambda t: (*sort_key(group_key(t)), t.task_id, t.repeat, t.trial_id))
+
+
+def _dedupe_errors(errors: list[ErrorRecord]) -> list[ErrorRecord]:
+    """The latest error of each trial id (ties broken by content, not by line order)."""
+    latest: dict[str, ErrorRecord] = {}
+    for e in sorted(errors, key=lambda e: (e.at, e.model_dump_json())):
+        latest[e.trial_id] = e
+    return sorted(latest.values(), key=lambda e: (*sort_key(group_key(e)), e.task_id, e.repeat, e.trial_id))
+
+
+def _check_task_coverage(
+    trials: list[TrialRecord], errors: list[ErrorRecord], declared_tasks: dict[str, int], warnings: list[str]
+) -> None:
+    seen: dict[str, set[str]] = defaultdict(set)
+    records: list[TrialRecord | ErrorRecord] = [*trials, *errors]
+    for r in records:
+        seen[r.suite].add(r.task_id)
+    for suite, tasks in sorted(declared_tasks.items()):
+        if suite in seen and len(seen[suite]) < tasks:
+            warnings.append(
+                f"suite {suite}: the manifest lists {tasks} tasks but only {len(seen[suite])} have records; "
+                "tasks with none are not in the report"
+            )

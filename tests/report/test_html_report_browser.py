@@ -1,0 +1,232 @@
+"""The HTML report in a real headless Chromium (Debian's `chromium`, driven by Playwright).
+
+The plotted values and the drill-down must match numbers computed here straight from the trial
+records. In CI (CI=true) a missing browser fails this module; elsewhere it is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from statebox.metrics import (
+    TaskCounts,
+    cost_per_successful_attempt,
+    mean_pass_at_k,
+    mean_pass_hat_k,
+    pass_at_1,
+)
+from statebox.report.aggregate import build_report
+from statebox.report.html import write_html
+from statebox.report.runs import load_runs
+from statebox.runner.record import TrialRecord
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+MODELS = ("openai:gpt-test", "anthropic:claude-test")
+
+
+def _require_browser() -> Any:
+    """Playwright's sync API, or skip (locally) / fail (in CI) naming what is missing."""
+    problem = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        problem = "the playwright Python package is not installed (pip install -e '.[dev]')"
+    if problem is None and not CHROMIUM.exists():
+        problem = f"{CHROMIUM} is missing: apt-get install -y chromium"
+    if problem is not None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"the HTML report browser test cannot run in CI: {problem}")
+        pytest.skip(problem)
+    return sync_playwright
+
+
+def _trials(synth: Any) -> list[TrialRecord]:
+    """The standard run for two models; the second is pricier and passes r3 every time."""
+    first = synth.standard_trials(MODELS[0])
+    second = []
+    for t in synth.standard_trials(MODELS[1]):
+        if t.task_id == "r3":
+            t = t.model_copy(update={"passed": True, "signature": None, "discrepancies": []})
+        t.cost_usd["agent"] = 0.05
+        second.append(t)
+    return first + second
+
+
+def _counts(trials: list[TrialRecord], model: str) -> list[TaskCounts]:
+    mine = [t for t in trials if t.model == model]
+    tasks = sorted({t.task_id for t in mine})
+    return [
+        TaskCounts(task, sum(t.task_id == task for t in mine), sum(t.task_id == task and t.passed for t in mine))
+        for task in tasks
+    ]
+
+
+@pytest.fixture(scope="module")
+def trials(synth: Any) -> list[TrialRecord]:
+    return _trials(synth)
+
+
+@dataclass
+class Opened:
+    """The report open in Chromium, with what the browser reported while loading it."""
+
+    page: Any
+    directory: Path
+    problems: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def opened(tmp_path_factory: pytest.TempPathFactory, synth: Any, trials: list[TrialRecord]) -> Iterator[Opened]:
+    sync_playwright = _require_browser()
+    base = tmp_path_factory.mktemp("html")
+    loaded = load_runs([synth.write_run(base / "run", trials)])
+    write_html(base / "report.html", loaded, build_report(loaded))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        state = Opened(browser.new_page(viewport={"width": 1400, "height": 1000}), base)
+        page = state.page
+        page.on(
+            "console", lambda m: state.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+        )
+        page.on("pageerror", lambda e: state.problems.append(f"page error: {e}"))
+        page.on("request", lambda r: state.requests.append(r.url))
+        page.goto((base / "report.html").as_uri())
+        page.wait_for_selector("#drilldown")
+        yield state
+        browser.close()
+
+
+@pytest.fixture
+def page(opened: Opened) -> Any:
+    return opened.page
+
+
+def _points(page: Any, selector: str) -> list[dict[str, str]]:
+    return list(page.eval_on_selector_all(selector, "nodes => nodes.map(n => ({...n.dataset}))"))
+
+
+def test_screenshot_is_a_real_picture(opened: Opened) -> None:
+    shot = opened.directory / "report.png"
+    opened.page.screenshot(path=str(shot), full_page=True)
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert width >= 1000 and height >= 1500, (width, height)
+    assert len(data) > 50_000, f"suspiciously small screenshot: {len(data)} bytes"
+
+
+def test_no_console_errors_page_errors_or_network(opened: Opened) -> None:
+    assert opened.problems == []
+    assert all(url.startswith("file://") for url in opened.requests), opened.requests
+    assert opened.page.evaluate("window.__pwned") is None
+
+
+def test_curve_points_match_the_trial_records(page: Any, trials: list[TrialRecord]) -> None:
+    points = _points(page, "circle.curve-point")
+    assert len(points) == 2 * 2 * 4  # two models x (pass@k, pass^k) x k = 1..4
+    for p in points:
+        counts = _counts(trials, p["model"])
+        estimator = mean_pass_at_k if p["metric"] == "pass_at_k" else mean_pass_hat_k
+        assert float(p["value"]) == pytest.approx(estimator(counts, int(p["k"]))), p
+
+
+def test_breadth_points_are_pass_at_n_against_pass_hat_n(page: Any, trials: list[TrialRecord]) -> None:
+    points = {p["model"]: p for p in _points(page, "circle.breadth-point")}
+    assert sorted(points) == sorted(MODELS)
+    for model, p in points.items():
+        counts = _counts(trials, model)
+        assert (p["k"], float(p["passAtK"])) == ("4", pytest.approx(mean_pass_at_k(counts, 4)))
+        assert float(p["passHatK"]) == pytest.approx(mean_pass_hat_k(counts, 4))
+
+
+def test_pareto_points_and_frontier(page: Any, trials: list[TrialRecord]) -> None:
+    points = {p["model"]: p for p in _points(page, "circle.pareto-point")}
+    for model, p in points.items():
+        mine = [t for t in trials if t.model == model]
+        costs: dict[str, list[float | None]] = {}
+        for t in mine:
+            costs.setdefault(t.task_id, []).append(t.cost_usd["agent"])
+        counts = _counts(trials, model)
+        assert float(p["cost"]) == pytest.approx(cost_per_successful_attempt(counts, costs))
+        assert float(p["value"]) == pytest.approx(pass_at_1(counts))
+    # gpt is cheaper, claude more accurate: neither dominates the other
+    assert {p["frontier"] for p in points.values()} == {"true"}
+
+
+def test_signature_bars_are_shares_of_failed_attempts(page: Any, trials: list[TrialRecord]) -> None:
+    bars = _points(page, "rect.signature-bar")
+    for bar in bars:
+        failed = [t for t in trials if t.model == bar["model"] and not t.passed]
+        share = sum(t.signature == bar["signature"] for t in failed) / len(failed)
+        assert float(bar["value"]) == pytest.approx(share), bar
+    assert {b["signature"] for b in bars if b["model"] == MODELS[1]} == {
+        "incomplete_resolution",
+        "tool_usage",
+        "wrong_state_update",
+    }
+
+
+def test_leaderboard_ranks_by_pass_at_1(page: Any) -> None:
+    rows = page.eval_on_selector_all("tr.leader-row", "rows => rows.map(r => r.dataset.model)")
+    assert rows == ["anthropic:claude-test", "openai:gpt-test"]
+
+
+def _cells(row: Any) -> list[str]:
+    return [c.inner_text() for c in row.query_selector_all("td")]
+
+
+def _show(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+
+
+def test_drill_down_shows_the_transcript_and_state_diff_of_an_attempt(
+    page: Any, trials: list[TrialRecord], synth: Any
+) -> None:
+    page.select_option("#drill-run", label=MODELS[0])
+    page.click('tr.task-row[data-task-id="r2"]')
+    assert page.eval_on_selector_all("#attempt-buttons button.attempt", "bs => bs.map(b => b.dataset.repeat)") == [
+        "0",
+        "1",
+        "2",
+        "3",
+    ]
+    page.click('#attempt-buttons button.attempt[data-repeat="3"]')
+    record = next(t for t in trials if t.model == MODELS[0] and t.task_id == "r2" and t.repeat == 3)
+    assert page.get_attribute("#attempt-head", "data-trial-id") == record.trial_id
+    assert page.inner_text("#attempt-signature") == "wrong_state_update"
+    texts = page.eval_on_selector_all("#transcript .entry .text", "ns => ns.map(n => n.textContent)")
+    assert texts == [e.content for e in record.transcript.entries if e.content]
+    assert synth.HOSTILE_TEXT in texts[-1]  # shown as text, not run
+    rows = [_cells(r) for r in page.query_selector_all("#discrepancies tr.discrepancy")]
+    expected = [
+        [d.kind, d.table, _show(d.key), d.field or "–", _show(d.expected), _show(d.actual)]
+        for d in record.discrepancies
+    ]
+    assert rows == expected
+    assert "status: pending → shipped" in page.inner_text("#effects")
+
+
+def test_drill_down_of_a_passed_attempt_has_no_discrepancies(page: Any) -> None:
+    page.select_option("#drill-run", label=MODELS[1])
+    page.click('tr.task-row[data-task-id="r1"]')
+    page.click('#attempt-buttons button.attempt[data-repeat="0"]')
+    assert page.query_selector_all("#discrepancies tr") == []
+    assert "None: the end state matches what was required." in page.inner_text("#attempt-view")
