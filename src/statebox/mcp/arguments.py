@@ -21,10 +21,11 @@ MAX_REPORTED_ERRORS = 5
 
 
 class ArgumentValidators:
-    """Compiled validators for one server's tools, keyed by tool name and built lazily."""
+    """Compiled validators, built lazily per tool schema; one cache may serve many servers."""
 
     def __init__(self) -> None:
-        self._compiled: dict[str, Validator] = {}
+        # keyed by the schema object itself (kept alive here), so same-named tools never mix
+        self._compiled: dict[tuple[str, int], tuple[dict[str, Any], Validator]] = {}
 
     def check(self, spec: ToolSpec, arguments: dict[str, Any]) -> str | None:
         """Return None when `arguments` fit the tool's schema, else the message for the agent."""
@@ -34,11 +35,13 @@ class ArgumentValidators:
         return describe_invalid_arguments(spec, errors)
 
     def _validator(self, spec: ToolSpec) -> Validator:
-        validator = self._compiled.get(spec.name)
-        if validator is None:
-            cls = validator_for(spec.input_schema, default=Draft202012Validator)
-            validator = cls(spec.input_schema)
-            self._compiled[spec.name] = validator
+        key = (spec.name, id(spec.input_schema))
+        cached = self._compiled.get(key)
+        if cached is not None and cached[0] is spec.input_schema:
+            return cached[1]
+        cls = validator_for(spec.input_schema, default=Draft202012Validator)
+        validator = cls(spec.input_schema)
+        self._compiled[key] = (spec.input_schema, validator)
         return validator
 
 

@@ -11,6 +11,7 @@ import mcp_types as types
 from mcp import Client, ClientSession
 from mcp.shared.exceptions import MCPError
 
+from statebox.mcp.arguments import ArgumentValidators
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.hosted import HostedAttempt
 from statebox.mcp.server import ERROR_KIND_META_KEY, build_server
@@ -18,13 +19,15 @@ from statebox.tools.surface import ToolOutcome, ToolSpec
 
 
 @asynccontextmanager
-async def connect_in_memory(attempt: HostedAttempt) -> AsyncIterator[ClientSession]:
+async def connect_in_memory(
+    attempt: HostedAttempt, validators: ArgumentValidators | None = None
+) -> AsyncIterator[ClientSession]:
     """An official `ClientSession` wired in process to `build_server(attempt)`.
 
     Uses the SDK's in-process pairing: requests go straight to the server's handlers with
     no JSON-RPC framing or transport, so a tool call costs little more than the call itself.
     """
-    async with Client(build_server(attempt), cache=None) as client:
+    async with Client(build_server(attempt, validators), cache=None) as client:
         yield client.session
 
 

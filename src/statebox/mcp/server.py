@@ -30,9 +30,9 @@ INSTRUCTIONS = (
 Context = ServerRequestContext[Any]
 
 
-def build_server(attempt: HostedAttempt) -> Server[Any]:
-    """A low-level MCP server over `attempt`; each server validates and caches its own schemas."""
-    handlers = _AttemptHandlers(attempt)
+def build_server(attempt: HostedAttempt, validators: ArgumentValidators | None = None) -> Server[Any]:
+    """A low-level MCP server over `attempt`; pass `validators` to share compiled schemas across servers."""
+    handlers = _AttemptHandlers(attempt, validators)
     return Server(
         "statebox",
         version=__version__,
@@ -47,9 +47,9 @@ def build_server(attempt: HostedAttempt) -> Server[Any]:
 class _AttemptHandlers:
     """The request handlers of one attempt's server, holding that server's validator cache."""
 
-    def __init__(self, attempt: HostedAttempt) -> None:
+    def __init__(self, attempt: HostedAttempt, validators: ArgumentValidators | None = None) -> None:
         self._attempt = attempt
-        self._validators = ArgumentValidators()
+        self._validators = validators if validators is not None else ArgumentValidators()
 
     async def list_tools(self, ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[_to_mcp_tool(s) for s in self._specs().values()])

@@ -15,10 +15,12 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from statebox.mcp import McpToolSurface, connect_in_memory, running_proxy
+from statebox.mcp.arguments import ArgumentValidators
 from statebox.mcp.errors import ToolServerError
+from statebox.mcp.inmemory import list_tool_specs
 from statebox.runner.episode import ToolTransport, direct_transport
 from statebox.tasks import Task
-from statebox.tools import BoundTools, ToolSurface
+from statebox.tools import BoundTools, ToolSpec, ToolSurface
 
 HANDOFF_SUITE = "__statebox_runner__"
 
@@ -43,11 +45,24 @@ class _LoopAttempt:
         """The runner owns the session and closes it."""
 
 
-@asynccontextmanager
-async def memory_transport(tools: BoundTools, task: Task, policy: str) -> AsyncIterator[ToolSurface]:
-    """The official SDK's in-process client/server pairing."""
-    async with connect_in_memory(_LoopAttempt(tools, task, policy)) as session:
-        yield await McpToolSurface.connect(session)
+class MemoryTransport:
+    """The official SDK's in-process client/server pairing.
+
+    A domain's tool list is the same for every attempt, so it is listed over MCP once per domain
+    and per campaign; every tool call still goes through the attempt's own MCP session.
+    """
+
+    def __init__(self) -> None:
+        self._specs: dict[str, list[ToolSpec]] = {}
+        self._validators = ArgumentValidators()
+
+    @asynccontextmanager
+    async def __call__(self, tools: BoundTools, task: Task, policy: str) -> AsyncIterator[ToolSurface]:
+        async with connect_in_memory(_LoopAttempt(tools, task, policy), self._validators) as session:
+            specs = self._specs.get(task.domain)
+            if specs is None:
+                specs = self._specs[task.domain] = await list_tool_specs(session)
+            yield McpToolSurface(session, specs)
 
 
 class _Handoff:
@@ -94,7 +109,7 @@ async def transport_for(kind: str) -> AsyncIterator[ToolTransport]:
     if kind == "direct":
         yield direct_transport
     elif kind == "memory":
-        yield memory_transport
+        yield MemoryTransport()
     elif kind == "http":
         async with _http_transport_factory() as transport:
             yield transport
