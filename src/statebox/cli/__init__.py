@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from statebox.cli import catalog, report, run, serve
+from statebox.cli import catalog, fake, report, run, serve
 
 app = typer.Typer(
     name="statebox",
@@ -17,6 +17,7 @@ catalog.register(app)
 run.register(app)
 serve.register(app)
 report.register(app)
+fake.register(app)
 
 
 def main() -> None:

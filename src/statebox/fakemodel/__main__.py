@@ -1,0 +1,38 @@
+"""`python -m statebox.fakemodel SUITE --mode MODE --port P`: the fake model in its own process."""
+
+from __future__ import annotations
+
+import argparse
+from typing import cast
+
+from statebox.fakemodel.plan import MODES, Mode
+from statebox.fakemodel.serve import run_fake_model
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m statebox.fakemodel", description=__doc__)
+    parser.add_argument("suite", help="a built-in suite, e.g. retail")
+    parser.add_argument("--mode", choices=MODES, default="reference")
+    parser.add_argument("--error-rate", type=float, default=0.3, help="flaky: chance of a mistake per attempt")
+    parser.add_argument("--latency-ms", type=float, default=0.0)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--seed", type=int, default=0, help="seeds injected failures")
+    parser.add_argument("--fail-first-n", type=int, default=0, help="answer the first N requests with HTTP 500")
+    parser.add_argument("--fail-rate", type=float, default=0.0, help="answer requests with HTTP 500 at this rate")
+    a = parser.parse_args(argv)
+    run_fake_model(
+        a.suite,
+        cast(Mode, a.mode),
+        a.error_rate,
+        a.latency_ms,
+        a.host,
+        a.port,
+        a.seed,
+        fail_first_n=a.fail_first_n,
+        fail_rate=a.fail_rate,
+    )
+
+
+if __name__ == "__main__":
+    main()

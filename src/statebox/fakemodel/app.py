@@ -1,0 +1,148 @@
+"""The fake model's HTTP app: OpenAI Chat Completions, a model list, request statistics."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from statebox.fakemodel.agent import UNKNOWN_REQUEST, agent_reply, normalise, opening_index
+from statebox.fakemodel.customer import customer_reply, is_customer_request
+from statebox.fakemodel.plan import MODES, Mode, attempt_mode, build_plan
+from statebox.fakemodel.protocol import BadRequest, ChatRequest, Reply, completion, error_body, parse_request
+from statebox.fakemodel.rubric import is_judge_request, judge_reply
+from statebox.tasks import Suite, Task
+
+Role = Literal["agent", "customer", "judge"]
+
+
+@dataclass(frozen=True)
+class FakeModelConfig:
+    """How the fake model plays, and the infrastructure failures it injects."""
+
+    mode: Mode = "reference"
+    error_rate: float = 0.3  # flaky: probability that an attempt makes a mistake
+    latency_ms: float = 0.0  # added to every chat response
+    seed: int = 0  # seeds the injected failures (fail_rate)
+    fail_first_n: int = 0  # the first n chat requests get HTTP 500
+    fail_rate: float = 0.0  # then each chat request gets HTTP 500 with this probability
+    judge_answer: Literal["yes", "no"] = "yes"
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"unknown mode {self.mode!r}; choose one of {', '.join(MODES)}")
+        for name in ("error_rate", "fail_rate"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1, not {getattr(self, name)}")
+        if self.latency_ms < 0 or self.fail_first_n < 0:
+            raise ValueError("latency_ms and fail_first_n must not be negative")
+
+
+@dataclass
+class Stats:
+    """What the server has seen, served at GET /stats."""
+
+    requests: int = 0  # chat requests, including failed and bad ones
+    completions: int = 0
+    failures_injected: int = 0
+    bad_requests: int = 0
+    by_role: Counter[str] = field(default_factory=Counter)
+    by_mode: Counter[str] = field(default_factory=Counter)  # modes played by agent requests
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "requests": self.requests,
+            "completions": self.completions,
+            "failures_injected": self.failures_injected,
+            "bad_requests": self.bad_requests,
+            "by_role": dict(self.by_role),
+            "by_mode": dict(self.by_mode),
+        }
+
+
+class FakeModelApp:
+    """An ASGI app playing the agent, the simulated customer and the rubric judge for a suite."""
+
+    def __init__(self, suite: Suite, config: FakeModelConfig | None = None) -> None:
+        self.suite = suite
+        self.config = config or FakeModelConfig()
+        self.stats = Stats()
+        self.openings = index_openings(suite.tasks)
+        self._failures = random.Random(self.config.seed)
+        routes = [
+            Route(f"{prefix}{path}", handler, methods=methods)
+            for prefix in ("/v1", "")
+            for path, handler, methods in (
+                ("/chat/completions", self._chat, ["POST"]),
+                ("/models", self._models, ["GET"]),
+            )
+        ]
+        self._app = Starlette(routes=[*routes, Route("/stats", self._stats, methods=["GET"])])
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self._app(scope, receive, send)
+
+    def respond(self, request: ChatRequest) -> tuple[Reply, Role, Mode | None]:
+        """The reply to a request, which role answered it, and the agent's mode (None otherwise)."""
+        if is_customer_request(request):
+            return customer_reply(request, self.openings), "customer", None
+        if is_judge_request(request):
+            return judge_reply(self.config.judge_answer), "judge", None
+        start = opening_index(request.turns)
+        task = self.openings.get(normalise(request.turns[start].text)) if start is not None else None
+        if task is None:
+            return Reply(UNKNOWN_REQUEST), "agent", None
+        mode = attempt_mode(self.config.mode, self.config.error_rate, request.seed, task.opening_message)
+        plan = build_plan(task, self.suite.domain_of(task), mode)
+        return agent_reply(task, plan, request.turns), "agent", mode
+
+    async def _chat(self, http: Request) -> Response:
+        self.stats.requests += 1
+        number = self.stats.requests
+        if self.config.latency_ms:
+            await asyncio.sleep(self.config.latency_ms / 1000)
+        if self._inject_failure(number):
+            self.stats.failures_injected += 1
+            return JSONResponse(error_body("injected failure (fake model)", "server_error"), status_code=500)
+        try:
+            request = parse_request(json.loads(await http.body()))
+        except (ValueError, BadRequest) as e:
+            self.stats.bad_requests += 1
+            return JSONResponse(error_body(f"bad request: {e}", "invalid_request_error"), status_code=400)
+        reply, role, mode = self.respond(request)
+        self.stats.completions += 1
+        self.stats.by_role[role] += 1
+        headers: dict[str, str] = {"x-statebox-fake-role": role}
+        if mode is not None:
+            self.stats.by_mode[mode] += 1
+            headers["x-statebox-fake-mode"] = mode
+        return JSONResponse(completion(request, reply, f"chatcmpl-fake{number:08d}"), headers=headers)
+
+    def _inject_failure(self, number: int) -> bool:
+        if number <= self.config.fail_first_n:
+            return True
+        return self.config.fail_rate > 0 and self._failures.random() < self.config.fail_rate
+
+    async def _models(self, http: Request) -> Response:
+        model = {"id": "fake", "object": "model", "created": 0, "owned_by": "statebox"}
+        return JSONResponse({"object": "list", "data": [model]})
+
+    async def _stats(self, http: Request) -> Response:
+        return JSONResponse(self.stats.as_dict())
+
+
+def index_openings(tasks: list[Task]) -> dict[str, Task]:
+    """Tasks by whitespace-normalised opening message; the first task wins a shared opening."""
+    index: dict[str, Task] = {}
+    for task in tasks:
+        index.setdefault(normalise(task.opening_message), task)
+    return index

@@ -1,0 +1,64 @@
+"""Private facts in reference arguments: which a call uses, finding them in what the customer said."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from statebox.tasks import Fact
+
+
+def facts_used(value: Any, facts: list[Fact]) -> list[Fact]:
+    """Facts whose value an argument equals, or contains as a whole word, in the facts' order."""
+    strings = list(_scalars(value))
+    return [f for f in facts if any(_uses(s, f.value) for s in strings)]
+
+
+def _uses(argument: str, fact_value: str) -> bool:
+    if argument == fact_value:
+        return True
+    return bool(fact_value) and re.search(rf"(?<!\w){re.escape(fact_value)}(?!\w)", argument) is not None
+
+
+def _scalars(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _scalars(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _scalars(v)]
+    if isinstance(value, bool) or value is None:
+        return []
+    return [str(value)]
+
+
+def find_in(text: str, fact_value: str) -> str | None:
+    """The fact as the customer wrote it (case-insensitive match), or None when it is not there."""
+    if not fact_value:
+        return None
+    match = re.search(re.escape(fact_value), text, re.IGNORECASE)
+    return match.group(0) if match else None
+
+
+def substitute(value: Any, given: dict[str, str]) -> Any:
+    """Replace each fact value (key of `given`) in string arguments by what the customer said."""
+    if isinstance(value, dict):
+        return {k: substitute(v, given) for k, v in value.items()}
+    if isinstance(value, list):
+        return [substitute(v, given) for v in value]
+    if not isinstance(value, str):
+        return value
+    for known, said in given.items():
+        if known and known != said:
+            value = re.compile(re.escape(known), re.IGNORECASE).sub(said.replace("\\", "\\\\"), value)
+    return value
+
+
+def ask_for(facts: list[Fact]) -> str:
+    """One question asking for every fact, with each fact's first asking phrase."""
+    names = [_your(f.asked_by[0]) for f in facts]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"Could you please tell me {listed}?"
+
+
+def _your(phrase: str) -> str:
+    phrase = phrase.strip()
+    return phrase if phrase.lower().startswith(("your ", "the ", "a ", "an ")) else f"your {phrase}"

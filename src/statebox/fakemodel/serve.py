@@ -1,0 +1,78 @@
+"""Serving the fake model: blocking, for its own process, or in a background thread for tests."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from types import TracebackType
+
+import uvicorn
+
+from statebox.fakemodel.app import FakeModelApp, FakeModelConfig
+from statebox.fakemodel.plan import Mode
+from statebox.tasks import Suite, load_suite
+
+
+def run_fake_model(
+    suite: Suite | str,
+    mode: Mode = "reference",
+    error_rate: float = 0.3,
+    latency_ms: float = 0.0,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    seed: int = 0,
+    *,
+    fail_first_n: int = 0,
+    fail_rate: float = 0.0,
+) -> None:
+    """Serve the fake model for a suite (a Suite or a built-in suite's name) until interrupted."""
+    chosen = load_suite(suite) if isinstance(suite, str) else suite
+    config = FakeModelConfig(mode, error_rate, latency_ms, seed, fail_first_n, fail_rate)
+    uvicorn.run(FakeModelApp(chosen, config), host=host, port=port, log_level="warning", lifespan="off")
+
+
+class FakeModelServer:
+    """A fake model app served by uvicorn in a daemon thread; `with` starts and stops it.
+
+    Port 0 (the default) picks a free port; `base_url` is what an OpenAI client needs.
+    """
+
+    def __init__(self, app: FakeModelApp, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.app = app
+        self.host = host
+        # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
+        # and without it every keep-alive request waits ~40 ms for a delayed ACK.
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind((host, port))
+        self.port: int = self._socket.getsockname()[1]
+        config = uvicorn.Config(app, log_level="warning", lifespan="off")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    def start(self, timeout_s: float = 10.0) -> None:
+        self._thread.start()
+        deadline = time.monotonic() + timeout_s
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the fake model server did not start on {self.host}:{self.port}")
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=5)
+        self._socket.close()
+
+    def __enter__(self) -> FakeModelServer:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.stop()
