@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml
 setup: $(VENV)/.installed
 
 demo: setup
-	$(STATEBOX) validate retail
+	$(STATEBOX) demo
 
 # The HTML report's browser test needs Debian's Chromium (no browser downloads).
 browser:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from statebox.cli import catalog, fake, report, run, serve
+from statebox.cli import catalog, demo, fake, report, run, serve
 
 app = typer.Typer(
     name="statebox",
@@ -18,6 +18,7 @@ run.register(app)
 serve.register(app)
 report.register(app)
 fake.register(app)
+demo.register(app)
 
 
 def main() -> None:
