@@ -4,31 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from statebox.agents.base import Agent, AttemptContext
 from statebox.agents.transcript import Entry, Transcript
-from statebox.judge import judge_attempt, rules_for
 from statebox.judge.rubrics import RubricJudge, RubricResult
 from statebox.judge.signatures import CallFact, failure_signature
 from statebox.llm.types import Usage
+from statebox.runner.backend import AttemptBackend, ToolTransport, WorldBackend, direct_transport
 from statebox.runner.record import TrialRecord, attempt_seed, trial_id
 from statebox.tasks import Suite, Task
-from statebox.tools import BoundTools, ToolSurface
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.world import Effects
-
-# Turns the world-backed tools of an attempt into the surface the agent talks to (e.g. through MCP).
-ToolTransport = Callable[[BoundTools, Task, str], AbstractAsyncContextManager[ToolSurface]]
-
-
-@asynccontextmanager
-async def direct_transport(tools: BoundTools, task: Task, policy: str) -> AsyncIterator[ToolSurface]:
-    """No transport at all: the agent calls the bound tools in process."""
-    yield tools
 
 
 @dataclass
@@ -40,9 +28,10 @@ class AttemptPlan:
     agent: Agent
     customer: SimulatedCustomer | None
     repeat: int
-    required: list[Effects]
+    required: list[Effects] = field(default_factory=list)
     rubric_judge: RubricJudge | None = None  # None: rubric questions are not judged (state only)
     time_budget_s: float = 600.0
+    backend: AttemptBackend | None = None  # default: a WorldBackend over the suite's world
 
     @property
     def trial_id(self) -> str:
@@ -52,39 +41,36 @@ class AttemptPlan:
 async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_transport) -> TrialRecord:
     """Run one attempt. Infrastructure failures propagate; agent mistakes become the record."""
     t0 = time.perf_counter()
-    task, suite = plan.task, plan.suite
-    domain = suite.domain_of(task)
-    session = suite.open_session(task)
+    task = plan.task
+    backend = plan.backend or WorldBackend(plan.suite, task, plan.required, transport)
+    transcript = Transcript()
+    seed = attempt_seed(plan.trial_id)
     try:
-        bound = BoundTools(domain.tools, session)
-        t_ready = time.perf_counter()
-        transcript = Transcript()
-        seed = attempt_seed(plan.trial_id)
-        async with transport(bound, task, domain.policy) as surface:
+        async with backend.tools() as surface:
+            t_ready = time.perf_counter()
             ctx = AttemptContext(
-                policy=domain.policy, tools=surface, tool_specs=surface.list_tools(), transcript=transcript, seed=seed
+                policy=backend.policy, tools=surface, tool_specs=surface.list_tools(), transcript=transcript, seed=seed
             )
             await asyncio.wait_for(_converse(plan, ctx), timeout=plan.time_budget_s + 60)
         t_conv = time.perf_counter()
-        effects = session.effects()
-        verdict = judge_attempt(effects, plan.required, rules_for(suite, task))
+        state = await backend.outcome()
         rubrics = await _rubrics(plan, transcript)
         t_judged = time.perf_counter()
     finally:
-        session.close()
+        await backend.aclose()
+    verdict = state.verdict
     rubrics_ok = all(r.passed for r in rubrics)
-    calls = [CallFact(c.tool, c.ok, c.writes, c.error_kind) for c in bound.log]
     signature = failure_signature(
-        calls,
+        _call_facts(transcript, backend),
         verdict,
         rubrics_passed=rubrics_ok,
-        required_effects=not task.read_only,
+        required_effects=state.required_effects,
         finish_reason=transcript.finish_reason,
     )
     usage, cost = _usage_and_cost(transcript, plan)
     return TrialRecord(
         trial_id=plan.trial_id,
-        suite=suite.name,
+        suite=plan.suite.name,
         task_id=task.id,
         domain=task.domain,
         agent=plan.agent.name,
@@ -107,12 +93,20 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
             "judge_s": t_judged - t_conv,
             "total_s": t_judged - t0,
         },
-        effects=effects.to_json(),
+        effects=state.effects,
         state_hash=verdict.state_hash,
         expected_hash=verdict.expected_hash,
         task_hash=task.content_hash(),
         transcript=transcript,
     )
+
+
+def _call_facts(transcript: Transcript, backend: AttemptBackend) -> list[CallFact]:
+    """Every tool result the agent got, in order (malformed calls that never reached a tool included)."""
+    return [
+        CallFact(e.tool_name or "", not e.is_error, backend.writes(e.tool_name or ""), e.error_kind)
+        for e in transcript.tool_results()
+    ]
 
 
 async def _converse(plan: AttemptPlan, ctx: AttemptContext) -> None:
