@@ -1,0 +1,1 @@
+"""Holds `sitecustomize.py`, the clock pin put on tool servers' PYTHONPATH (see `clockpin`)."""

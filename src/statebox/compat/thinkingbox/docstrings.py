@@ -1,0 +1,134 @@
+"""Read a benchmark test file with `ast`, never importing or running it.
+
+Everything a task needs is data: `\"\"\"!` strings holding YAML, at module level (defaults for
+the file) and as a function's first statement (the task). The function body is only
+inspected for which checks it calls.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from statebox.compat.thinkingbox.errors import TbFormatError
+from statebox.compat.thinkingbox.models import Check
+
+MARK = "!"
+DATABASE_CHECK = "validate_database"
+RUBRICS_CHECK = "validate_rubrics_yesno"
+_CHECK_NAMES = {DATABASE_CHECK: "database", RUBRICS_CHECK: "rubrics_yesno"}
+_EXPECTED = f"{DATABASE_CHECK}(x), optionally followed by {RUBRICS_CHECK}(x, judge)"
+
+
+@dataclass(frozen=True)
+class TaskFunction:
+    """A function whose first statement is a `\"\"\"!` string: one task."""
+
+    name: str
+    lineno: int
+    spec: dict[str, Any]  # its own YAML, not yet merged with the file's defaults
+    checks: tuple[Check, ...]  # empty when the body is unsupported
+    unsupported: str | None  # why the body is not one of the recognised shapes
+
+
+@dataclass(frozen=True)
+class ParsedTestFile:
+    """The data of one test file."""
+
+    path: Path
+    defaults: dict[str, Any]
+    functions: dict[str, TaskFunction]
+
+
+def parse_test_file(path: Path, label: str | None = None) -> ParsedTestFile:
+    """Parse `path`; errors name `label` (default: the path) and the line."""
+    where = label or str(path)
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except SyntaxError as exc:
+        raise TbFormatError(f"{where}: not valid Python (line {exc.lineno}): {exc.msg}") from exc
+    except OSError as exc:
+        raise TbFormatError(f"{where}: cannot be read ({exc})") from exc
+    defaults: dict[str, Any] = {}
+    functions: dict[str, TaskFunction] = {}
+    for node in tree.body:
+        text = _marked_string(node)
+        if text is not None:
+            defaults.update(load_yaml_block(text, f"{where} (module docstring, line {node.lineno})"))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            task = _task_function(node, where)
+            if task is not None:
+                functions[task.name] = task
+    return ParsedTestFile(path=path, defaults=defaults, functions=functions)
+
+
+def load_yaml_block(text: str, where: str) -> dict[str, Any]:
+    """The YAML of a `\"\"\"!` string (the mark removed, indentation cleaned) as a mapping."""
+    body = inspect.cleandoc(text[len(MARK) :])
+    try:
+        data = yaml.safe_load(body) if body.strip() else {}
+    except yaml.YAMLError as exc:
+        raise TbFormatError(f"{where}: invalid YAML: {exc}") from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise TbFormatError(f"{where}: the YAML must be a mapping, not {type(data).__name__}")
+    return data
+
+
+def _marked_string(node: ast.stmt) -> str | None:
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+        value = node.value.value
+        if isinstance(value, str) and value.startswith(MARK):
+            return value
+    return None
+
+
+def _task_function(node: ast.FunctionDef | ast.AsyncFunctionDef, where: str) -> TaskFunction | None:
+    text = _marked_string(node.body[0]) if node.body else None
+    if text is None:
+        return None
+    spec = load_yaml_block(text, f"{where}:{node.name} (line {node.lineno})")
+    checks, unsupported = body_checks(node.body[1:])
+    return TaskFunction(node.name, node.lineno, spec, checks, unsupported)
+
+
+def body_checks(body: list[ast.stmt]) -> tuple[tuple[Check, ...], str | None]:
+    """The checks a task body calls, or why the body is not a recognised shape."""
+    called: list[str] = []
+    for stmt in body:
+        name = _called_name(stmt)
+        if name is None:
+            return (), f"line {stmt.lineno}: `{_source(stmt)}` is not a check call; expected {_EXPECTED}"
+        if name not in _CHECK_NAMES:
+            return (), f"line {stmt.lineno}: calls {name}(); statebox recognises only {_EXPECTED}"
+        called.append(name)
+    if called == [DATABASE_CHECK]:
+        return ("database",), None
+    if sorted(called) == [DATABASE_CHECK, RUBRICS_CHECK]:
+        return ("database", "rubrics_yesno"), None
+    shown = ", ".join(f"{name}()" for name in called) or "nothing"
+    return (), f"the body calls {shown}; expected {_EXPECTED}"
+
+
+def _called_name(stmt: ast.stmt) -> str | None:
+    if not isinstance(stmt, ast.Expr):
+        return None
+    call = stmt.value.value if isinstance(stmt.value, ast.Await) else stmt.value
+    if not isinstance(call, ast.Call):
+        return None
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return None
+
+
+def _source(stmt: ast.stmt) -> str:
+    text = ast.unparse(stmt).splitlines()[0]
+    return text if len(text) <= 60 else text[:57] + "..."

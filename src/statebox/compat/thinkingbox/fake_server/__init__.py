@@ -1,0 +1,1 @@
+"""Sources of `fake_tb_server`, copied into generated fake checkouts (see `fake_checkout`)."""
