@@ -29,7 +29,7 @@ def test_a_failing_reference_call_names_the_task_the_call_and_the_tool():
 
 def test_a_reference_call_with_invalid_arguments_fails_loudly():
     task = make_task(reference=[{"tool": "create_ticket", "args": {"customer_id": "CU-1"}}])
-    with pytest.raises(ReferenceFailed, match=r"reference call 0 \(create_ticket\) failed: .*'subject'"):
+    with pytest.raises(ReferenceFailed, match=r"(?s)reference call 0 \(create_ticket\) failed: .*'subject'"):
         required_effects(mini_suite([task]), task)
 
 

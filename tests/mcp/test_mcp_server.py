@@ -13,9 +13,9 @@ from mcp.shared.memory import create_client_server_memory_streams
 from mcp_fakes import FakeAttempt
 
 from statebox.mcp import McpToolSurface, build_server, connect_in_memory
-from statebox.mcp.arguments import ArgumentValidators
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.server import OPENING_MESSAGE_URI, POLICY_URI
+from statebox.tools.arguments import ArgumentValidators
 from statebox.tools.surface import ToolOutcome, ToolSpec
 
 pytestmark = pytest.mark.anyio
@@ -74,7 +74,7 @@ async def test_unknown_tool_lists_the_available_tools(attempt: FakeAttempt) -> N
     async with connect_in_memory(attempt) as session:
         result = await session.call_tool("delete_everything", {})
     assert result.is_error
-    assert text_of(result) == "Unknown tool 'delete_everything'. Available tools: get, put."
+    assert text_of(result) == "Error (unknown_tool): Unknown tool 'delete_everything'. Available tools: get, put."
 
 
 async def test_policy_and_opening_message_are_resources(attempt: FakeAttempt) -> None:

@@ -16,6 +16,7 @@ class AgentTurn:
 
     reply: str
     finish_reason: str | None = None  # set when the agent ended the attempt (a FINISH_REASONS value)
+    logged: bool = False  # the agent already put its reply in the transcript
 
 
 @dataclass

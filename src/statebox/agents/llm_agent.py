@@ -10,6 +10,9 @@ from statebox.agents.transcript import Entry, ToolCallEntry
 from statebox.llm.client import ModelClient
 from statebox.llm.types import Message, ToolCall, ToolDef
 from statebox.tasks import Limits
+from statebox.tools import ToolOutcome
+
+EMPTY_REPLY_NOTE = "(Your last reply was empty. Write your reply to the customer, or call a tool.)"
 
 
 def agent_instructions() -> str:
@@ -23,19 +26,36 @@ class LlmAgent(Agent):
     name = "llm"
 
     def __init__(
-        self, client: ModelClient, limits: Limits, *, time_budget_s: float = 600.0, instructions: str | None = None
+        self,
+        client: ModelClient,
+        limits: Limits,
+        *,
+        time_budget_s: float = 600.0,
+        instructions: str | None = None,
+        system_messages: list[str] | None = None,
+        done_marker: str | None = None,
     ) -> None:
+        """`system_messages` replace the one system message (instructions + policy), as given;
+        with `done_marker`, a text reply ending with it ends the attempt ("agent_ended")."""
         self.client = client
         self.model = client.spec
         self.limits = limits
         self.time_budget_s = time_budget_s
         self.instructions = instructions if instructions is not None else agent_instructions()
+        self.system_messages = system_messages
+        self.done_marker = done_marker
         self.messages: list[Message] = []
         self.consecutive_errors = 0
 
+    def system_prompt(self, policy: str) -> list[Message]:
+        """The system message(s) that open the conversation."""
+        if self.system_messages is not None:
+            return [Message(role="system", content=text) for text in self.system_messages]
+        return [Message(role="system", content=f"{self.instructions}\n\n# Policy\n\n{policy}")]
+
     async def turn(self, ctx: AttemptContext, customer_message: str) -> AgentTurn:
         if not self.messages:
-            self.messages.append(Message(role="system", content=f"{self.instructions}\n\n# Policy\n\n{ctx.policy}"))
+            self.messages.extend(self.system_prompt(ctx.policy))
         self.messages.append(Message(role="user", content=customer_message))
         tools = [ToolDef(name=t.name, description=t.description, input_schema=t.input_schema) for t in ctx.tool_specs]
         for _ in range(self.limits.max_steps_per_turn):
@@ -64,16 +84,26 @@ class LlmAgent(Agent):
                 ],
             )
         )
+        if not calls and not completion.text.strip():
+            # An empty reply is the model's mistake: tell it, and let it try again within its step budget.
+            self.messages.append(Message(role="user", content=EMPTY_REPLY_NOTE))
+            return None
         if not calls:
-            return AgentTurn(completion.text)
+            finish = "agent_ended" if self._says_done(completion.text) else None
+            return AgentTurn(completion.text, finish_reason=finish, logged=True)
         for call in calls:
-            is_error = await self._execute(ctx, call)
-            self.consecutive_errors = self.consecutive_errors + 1 if is_error else 0
+            outcome = await self._execute(ctx, call)
+            if outcome.ends_episode:
+                return AgentTurn("", finish_reason="agent_ended")
+            self.consecutive_errors = self.consecutive_errors + 1 if outcome.is_error else 0
             if self.consecutive_errors >= self.limits.max_tool_errors:
                 return AgentTurn("", finish_reason="max_tool_errors")
         return None
 
-    async def _execute(self, ctx: AttemptContext, call: ToolCall) -> bool:
+    def _says_done(self, text: str) -> bool:
+        return self.done_marker is not None and text.rstrip().endswith(self.done_marker)
+
+    async def _execute(self, ctx: AttemptContext, call: ToolCall) -> ToolOutcome:
         if call.arguments is None:
             text = f"Error (invalid_arguments): {call.parse_error}. Send the arguments as one JSON object."
             ctx.log(
@@ -87,10 +117,10 @@ class LlmAgent(Agent):
                 )
             )
             self.messages.append(Message(role="tool", tool_call_id=call.id, content=text, is_error=True))
-            return True
+            return ToolOutcome(text=text, is_error=True, error_kind="invalid_arguments")
         args: dict[str, Any] = call.arguments
         outcome = await ctx.call_tool(call.id, call.name, args)
         self.messages.append(
             Message(role="tool", tool_call_id=call.id, content=outcome.text, is_error=outcome.is_error)
         )
-        return outcome.is_error
+        return outcome

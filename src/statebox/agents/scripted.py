@@ -15,17 +15,20 @@ class ReferenceAgent(Agent):
 
     name = "reference"
 
-    def __init__(self, calls: list[RefCall]) -> None:
+    def __init__(self, calls: list[RefCall], *, verbatim: bool = False) -> None:
+        """`verbatim`: send every call's arguments as written (no `${...}` resolution) and go on
+        past calls that fail, as a benchmark that grades by replaying its reference does."""
         self.calls = calls
+        self.verbatim = verbatim
 
     async def turn(self, ctx: AttemptContext, customer_message: str) -> AgentTurn:
         saved: dict[str, Any] = {}
         for i, call in enumerate(self.calls):
-            args = resolve(call.args, saved)
+            args = call.args if self.verbatim else resolve(call.args, saved)
             call_id = f"ref-{i}"
             ctx.log_call(call_id, call.tool, args)
             outcome = await ctx.call_tool(call_id, call.tool, args)
-            if outcome.is_error:
+            if outcome.is_error and not self.verbatim:
                 return AgentTurn(f"I could not complete your request: {outcome.text}", finish_reason="agent_ended")
             if call.save_as:
                 saved[call.save_as] = outcome.data if outcome.data is not None else _parse(outcome.text)

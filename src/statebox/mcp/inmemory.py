@@ -11,10 +11,10 @@ import mcp_types as types
 from mcp import Client, ClientSession
 from mcp.shared.exceptions import MCPError
 
-from statebox.mcp.arguments import ArgumentValidators
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.hosted import HostedAttempt
 from statebox.mcp.server import ERROR_KIND_META_KEY, build_server
+from statebox.tools.arguments import ArgumentValidators
 from statebox.tools.surface import ToolOutcome, ToolSpec
 
 

@@ -19,6 +19,7 @@ from mcp.server import Server
 
 from statebox.mcp.hosted import HostedAttempt
 from statebox.mcp.server import build_server
+from statebox.tools.arguments import ArgumentValidators
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +32,7 @@ class HostedEntry:
 
     attempt: HostedAttempt
     last_used: float
+    validators: ArgumentValidators
     in_flight: int = 0
     _server: Server[Any] | None = field(default=None, repr=False)
 
@@ -38,7 +40,7 @@ class HostedEntry:
     def server(self) -> Server[Any]:
         """The attempt's MCP server, built on first use and reused after."""
         if self._server is None:
-            self._server = build_server(self.attempt)
+            self._server = build_server(self.attempt, self.validators)
         return self._server
 
 
@@ -49,6 +51,7 @@ class AttemptRegistry:
         self.idle_timeout_s = idle_timeout_s
         self._clock = clock
         self._entries: dict[str, HostedEntry] = {}
+        self._validators = ArgumentValidators()  # compiled schemas, shared by every attempt's server
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -56,7 +59,7 @@ class AttemptRegistry:
     def add(self, attempt: HostedAttempt) -> str:
         """Hold `attempt` under a fresh unguessable id and return the id."""
         attempt_id = secrets.token_urlsafe(ID_BYTES)
-        self._entries[attempt_id] = HostedEntry(attempt, last_used=self._clock())
+        self._entries[attempt_id] = HostedEntry(attempt, last_used=self._clock(), validators=self._validators)
         return attempt_id
 
     def get(self, attempt_id: str) -> HostedEntry | None:

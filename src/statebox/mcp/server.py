@@ -13,9 +13,10 @@ from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
 from statebox import __version__
-from statebox.mcp.arguments import ArgumentValidators
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.hosted import HostedAttempt
+from statebox.tools.arguments import ArgumentValidators, unknown_tool_message
+from statebox.tools.errors import agent_error_text
 from statebox.tools.surface import ToolOutcome, ToolSpec
 
 POLICY_URI = "statebox://policy"
@@ -58,8 +59,7 @@ class _AttemptHandlers:
         specs = self._specs()
         spec = specs.get(params.name)
         if spec is None:
-            available = ", ".join(sorted(specs)) or "none"
-            return _error(f"Unknown tool '{params.name}'. Available tools: {available}.", "unknown_tool")
+            return _error(unknown_tool_message(params.name, specs), "unknown_tool")
         arguments = params.arguments or {}
         problem = self._validators.check(spec, arguments)
         if problem is not None:
@@ -127,4 +127,4 @@ def _to_call_result(outcome: ToolOutcome) -> types.CallToolResult:
 
 
 def _error(text: str, kind: str) -> types.CallToolResult:
-    return _to_call_result(ToolOutcome(text=text, is_error=True, error_kind=kind))
+    return _to_call_result(ToolOutcome(text=agent_error_text(kind, text), is_error=True, error_kind=kind))

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from statebox.judge import Verdict, judge_attempt, rules_for
 from statebox.tasks import Suite, Task
@@ -15,6 +15,18 @@ from statebox.world import Effects, Session
 
 # Turns the world-backed tools of an attempt into the surface the agent talks to (e.g. through MCP).
 ToolTransport = Callable[[BoundTools, Task, str], AbstractAsyncContextManager[ToolSurface]]
+
+
+class TaskSet(Protocol):
+    """What the runner needs of a suite: its name, its tasks and their content hash.
+
+    A built-in `Suite` is one; so is a benchmark read from a checkout (ThinkingBox-Bench).
+    """
+
+    name: str
+    tasks: list[Task]
+
+    def content_hash(self) -> str: ...
 
 
 @asynccontextmanager

@@ -9,27 +9,23 @@ from datetime import UTC, datetime
 from typing import Any
 
 from statebox.agents.base import Agent
-from statebox.agents.llm_agent import LlmAgent
-from statebox.agents.scripted import NoopAgent, ReferenceAgent
-from statebox.judge import ReferenceFailed, required_effects
+from statebox.agents.scripted import NoopAgent
 from statebox.judge.rubrics import RubricJudge
 from statebox.llm.client import ModelClient, make_client
 from statebox.llm.errors import InfrastructureError
 from statebox.llm.pricing import PriceOverrides
-from statebox.runner.episode import AttemptPlan, ToolTransport, run_attempt
+from statebox.runner.episode import AttemptPlan, run_attempt
+from statebox.runner.errors import CampaignError
 from statebox.runner.plan import CampaignConfig, WorkItem, build_manifest, work_items
 from statebox.runner.progress import CampaignProgress
 from statebox.runner.record import ErrorRecord
+from statebox.runner.source import AttemptSource, source_for
 from statebox.runner.store import RunDir, RunDirError
-from statebox.runner.transports import transport_for
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer
-from statebox.world import Effects
 
-
-class CampaignError(RuntimeError):
-    """The campaign cannot start (bad run directory, broken task); nothing was run."""
+__all__ = ["Campaign", "CampaignError", "CampaignResult", "classify"]
 
 
 @dataclass
@@ -43,10 +39,11 @@ class CampaignResult:
 
 
 class Campaign:
-    """Owns the clients, the run directory and the required effects of one `statebox run`."""
+    """Owns the clients, the run directory and the attempt source of one `statebox run`."""
 
-    def __init__(self, config: CampaignConfig) -> None:
+    def __init__(self, config: CampaignConfig, source: AttemptSource | None = None) -> None:
         self.config = config
+        self.source = source or source_for(config.suite, config.tools_via)
         self.run_dir = RunDir(config.out)
         prices = PriceOverrides.from_yaml(config.prices_file) if config.prices_file else None
         self.clients: dict[str, ModelClient] = {}
@@ -59,14 +56,13 @@ class Campaign:
                 prices=prices,
                 max_concurrency=max(config.concurrency, 1),
             )
-        self.required: dict[str, list[Effects]] = {}
 
     def manifest(self) -> dict[str, Any]:
         prices = {spec: c.price_table() for spec, c in sorted(self.clients.items())}
-        return build_manifest(self.config, prices)
+        return {**build_manifest(self.config, prices), **self.source.manifest()}
 
     def prepare(self) -> list[WorkItem]:
-        """Check the run directory, write the manifest, compute required effects (a broken task fails here)."""
+        """Check the run directory, write the manifest, let the source prepare (a broken task fails here)."""
         manifest = self.manifest()
         try:
             if self.run_dir.exists():
@@ -79,11 +75,7 @@ class Campaign:
             raise CampaignError(str(e)) from None
         finished = {t.trial_id for t in self.run_dir.trials()} if self.config.resume else set()
         items = work_items(self.config, finished)
-        try:
-            for task in {i.task.id: i.task for i in items}.values():
-                self.required[task.id] = required_effects(self.config.suite, task)
-        except ReferenceFailed as e:
-            raise CampaignError(f"{e} — this is a task bug; run `statebox validate`") from None
+        self.source.prepare(list({i.task.id: i.task for i in items}.values()))
         self.run_dir.write_manifest(manifest)
         self.run_dir.repair()
         return items
@@ -95,10 +87,10 @@ class Campaign:
         for item in items:
             queue.put_nowait(item)
         outstanding = {e.trial_id: e for e in self.run_dir.errors()}
-        async with transport_for(self.config.tools_via) as transport:
+        async with self.source.running():
             with CampaignProgress(len(items), enabled=self.config.progress) as progress:
                 workers = [
-                    asyncio.create_task(self._worker(queue, transport, result, progress, outstanding))
+                    asyncio.create_task(self._worker(queue, result, progress, outstanding))
                     for _ in range(max(1, self.config.concurrency))
                 ]
                 await asyncio.gather(*workers)
@@ -111,7 +103,6 @@ class Campaign:
     async def _worker(
         self,
         queue: asyncio.Queue[WorkItem],
-        transport: ToolTransport,
         result: CampaignResult,
         progress: CampaignProgress,
         outstanding: dict[str, ErrorRecord],
@@ -119,7 +110,7 @@ class Campaign:
         while not queue.empty():
             item = queue.get_nowait()
             try:
-                record = await run_attempt(self._plan(item), transport)
+                record = await run_attempt(self._plan(item))
             except Exception as e:  # an infrastructure failure: recorded, retried by --resume
                 error = self._error(item, e)
                 outstanding[item.trial_id] = error
@@ -138,12 +129,12 @@ class Campaign:
         cfg = self.config
         agent: Agent
         if cfg.agent == "reference":
-            agent = ReferenceAgent(item.task.reference)
+            agent = self.source.reference_agent(item.task)
         elif cfg.agent == "noop":
             agent = NoopAgent()
         else:
             assert item.model is not None
-            agent = LlmAgent(self.clients[item.model], item.task.limits, time_budget_s=cfg.time_budget_s)
+            agent = self.source.llm_agent(self.clients[item.model], item.task, cfg.time_budget_s)
         customer: SimulatedCustomer | None = None
         if cfg.user_kind() == "scripted":
             customer = ScriptedCustomer(item.task.customer)
@@ -159,9 +150,9 @@ class Campaign:
             agent=agent,
             customer=customer,
             repeat=item.repeat,
-            required=self.required[item.task.id],
             rubric_judge=judge,
             time_budget_s=cfg.time_budget_s,
+            backend=self.source.backend(item.task),
         )
 
     def _error(self, item: WorkItem, e: Exception) -> ErrorRecord:
@@ -181,6 +172,8 @@ class Campaign:
 
 def classify(e: BaseException) -> tuple[str, str]:
     """What kind of infrastructure error this is, with a message that says where."""
+    while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+        e = e.exceptions[0]  # MCP's task groups wrap what the tool path raised
     if isinstance(e, InfrastructureError):
         return "model_endpoint", str(e)
     name = type(e).__name__

@@ -11,7 +11,7 @@ from statebox.agents.transcript import Entry, Transcript
 from statebox.judge.rubrics import RubricJudge, RubricResult
 from statebox.judge.signatures import CallFact, failure_signature
 from statebox.llm.types import Usage
-from statebox.runner.backend import AttemptBackend, ToolTransport, WorldBackend, direct_transport
+from statebox.runner.backend import AttemptBackend, TaskSet, ToolTransport, WorldBackend, direct_transport
 from statebox.runner.record import TrialRecord, attempt_seed, trial_id
 from statebox.tasks import Suite, Task
 from statebox.users.base import SimulatedCustomer
@@ -23,7 +23,7 @@ from statebox.world import Effects
 class AttemptPlan:
     """Which attempt to run: the task, who plays the agent and the customer, and the repeat index."""
 
-    suite: Suite
+    suite: TaskSet
     task: Task
     agent: Agent
     customer: SimulatedCustomer | None
@@ -42,7 +42,7 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
     """Run one attempt. Infrastructure failures propagate; agent mistakes become the record."""
     t0 = time.perf_counter()
     task = plan.task
-    backend = plan.backend or WorldBackend(plan.suite, task, plan.required, transport)
+    backend = plan.backend or _world_backend(plan, transport)
     transcript = Transcript()
     seed = attempt_seed(plan.trial_id)
     try:
@@ -101,6 +101,12 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
     )
 
 
+def _world_backend(plan: AttemptPlan, transport: ToolTransport) -> WorldBackend:
+    if not isinstance(plan.suite, Suite):
+        raise TypeError(f"suite {plan.suite.name!r} has no built-in world: give the plan its backend")
+    return WorldBackend(plan.suite, plan.task, plan.required, transport)
+
+
 def _call_facts(transcript: Transcript, backend: AttemptBackend) -> list[CallFact]:
     """Every tool result the agent got, in order (malformed calls that never reached a tool included)."""
     return [
@@ -116,7 +122,7 @@ async def _converse(plan: AttemptPlan, ctx: AttemptContext) -> None:
     ctx.log(Entry(role="customer", content=message))
     for _ in range(limits.max_turns):
         turn = await plan.agent.turn(ctx, message)
-        if turn.reply:
+        if turn.reply and not turn.logged:
             ctx.log(Entry(role="agent", content=turn.reply))
         if turn.finish_reason:
             transcript.finish_reason = turn.finish_reason

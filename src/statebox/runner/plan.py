@@ -9,8 +9,9 @@ from typing import Any, Literal
 
 import statebox
 from statebox.llm.types import Sampling
+from statebox.runner.backend import TaskSet
 from statebox.runner.record import trial_id
-from statebox.tasks import Suite, Task
+from statebox.tasks import Task
 
 AgentKind = Literal["llm", "reference", "noop"]
 UserKind = Literal["llm", "scripted"]
@@ -21,7 +22,7 @@ ToolsVia = Literal["memory", "http", "direct"]
 class CampaignConfig:
     """Everything `statebox run` was asked to do."""
 
-    suite: Suite
+    suite: TaskSet  # a built-in Suite, or a suite of another kind that provides its attempt source
     agent: AgentKind
     out: Path
     models: list[str] = field(default_factory=list)

@@ -15,12 +15,12 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from statebox.mcp import McpToolSurface, connect_in_memory, running_proxy
-from statebox.mcp.arguments import ArgumentValidators
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.inmemory import list_tool_specs
 from statebox.runner.episode import ToolTransport, direct_transport
 from statebox.tasks import Task
 from statebox.tools import BoundTools, ToolSpec, ToolSurface
+from statebox.tools.arguments import ArgumentValidators
 
 HANDOFF_SUITE = "__statebox_runner__"
 

@@ -14,9 +14,14 @@ class ToolError(Exception):
         self.hint = hint
 
     def agent_text(self) -> str:
-        """The text the agent sees."""
-        text = f"Error ({self.kind}): {self.message}"
-        return f"{text} Hint: {self.hint}" if self.hint else text
+        """The text the agent sees (the same through every transport)."""
+        return agent_error_text(self.kind, self.message, self.hint)
+
+
+def agent_error_text(kind: str, message: str, hint: str | None = None) -> str:
+    """`Error (kind): message Hint: hint` — how every tool failure reads to the agent."""
+    text = f"Error ({kind}): {message}"
+    return f"{text} Hint: {hint}" if hint else text
 
 
 class InvalidArguments(ToolError):

@@ -23,6 +23,7 @@ class ToolOutcome(BaseModel):
     is_error: bool = False
     error_kind: str | None = None  # invalid_arguments | not_found | precondition | unknown_tool | ...
     data: Any = None  # the structured result when the call succeeded
+    ends_episode: bool = False  # an end-turn tool: the attempt ends once the call is made
 
 
 class ToolSurface(Protocol):

@@ -7,9 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonschema
-from jsonschema.protocols import Validator
-
+from statebox.tools.arguments import ArgumentValidators, unknown_tool_message
 from statebox.tools.decorator import Tool
 from statebox.tools.errors import InvalidArguments, ToolError, UnknownTool
 from statebox.tools.surface import ToolOutcome, ToolSpec
@@ -21,7 +19,7 @@ class Toolset:
 
     def __init__(self, tools: Iterable[Tool]) -> None:
         self._tools = {t.name: t for t in tools}
-        self._validators: dict[str, Validator] = {}
+        self._validators = ArgumentValidators()
 
     def __contains__(self, name: str) -> bool:
         return name in self._tools
@@ -40,14 +38,10 @@ class Toolset:
         """The tool, once the arguments fit its schema; otherwise a ToolError for the agent."""
         tool = self._tools.get(name)
         if tool is None:
-            raise UnknownTool(f"there is no tool named {name!r}.", hint=f"available tools: {', '.join(self._tools)}")
-        validator = self._validators.get(name)
-        if validator is None:
-            cls = jsonschema.validators.validator_for(tool.spec.input_schema)
-            validator = self._validators[name] = cls(tool.spec.input_schema)
-        errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.path))
-        if errors:
-            raise InvalidArguments(describe_schema_errors(name, errors))
+            raise UnknownTool(unknown_tool_message(name, self._tools))
+        problem = self._validators.check(tool.spec, arguments)
+        if problem is not None:
+            raise InvalidArguments(problem)
         return tool
 
     def call(self, session: Session, name: str, arguments: dict[str, Any]) -> ToolOutcome:
@@ -59,15 +53,6 @@ class Toolset:
         except ToolError as e:
             return ToolOutcome(text=e.agent_text(), is_error=True, error_kind=e.kind)
         return ToolOutcome(text=render(data), data=data)
-
-
-def describe_schema_errors(tool: str, errors: list[jsonschema.ValidationError]) -> str:
-    """One line per problem, naming the argument and what was expected."""
-    parts = []
-    for e in errors[:5]:
-        where = ".".join(str(p) for p in e.path) or "arguments"
-        parts.append(f"{where}: {e.message}")
-    return f"invalid arguments for {tool}: " + "; ".join(parts)
 
 
 def render(data: Any) -> str:

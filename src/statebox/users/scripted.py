@@ -33,7 +33,7 @@ class ScriptedCustomer(SimulatedCustomer):
         asked = [f for f in self.profile.facts if any(p.lower() in text for p in f.asked_by)]
         if asked:
             return CustomerReply(" ".join(f"My {f.asked_by[0]} is {f.value}." for f in asked))
-        if _CONFIRM.search(message):
+        if any(_CONFIRM.search(q) for q in _questions(message)):
             goal_words = [c.lower() for c in self.profile.confirms]
             if not goal_words or any(w in text for w in goal_words):
                 return CustomerReply("Yes, please go ahead.")
@@ -54,3 +54,9 @@ class ScriptedCustomer(SimulatedCustomer):
                 break
             streak += 1
         return streak
+
+
+def _questions(message: str) -> list[str]:
+    """The sentences of a message that ask something (end with a question mark)."""
+    sentences = re.split(r"(?<=[.!?])\s+", message.strip())
+    return [s for s in sentences if s.rstrip().endswith("?")]

@@ -1,7 +1,7 @@
-"""Tool-argument validation with messages an agent can act on.
+"""Tool-argument validation with messages an agent can act on, the same on every transport.
 
-The MCP SDK (2.x) does not check `tools/call` arguments against a tool's input schema, so
-the server does it here, with one compiled validator per tool, built on first use.
+The MCP SDK (2.x) does not check `tools/call` arguments against a tool's input schema, so the
+MCP server and the in-process Toolset both validate here, with compiled validators built on first use.
 """
 
 from __future__ import annotations
@@ -151,3 +151,9 @@ def _json_type(value: Any) -> str:
 def _short(value: Any, limit: int = 60) -> str:
     text = json.dumps(value, default=str)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def unknown_tool_message(name: str, available: Iterable[str]) -> str:
+    """What an agent sees when it calls a tool that does not exist."""
+    names = ", ".join(sorted(available)) or "none"
+    return f"Unknown tool '{name}'. Available tools: {names}."

@@ -1,0 +1,103 @@
+"""Attempt sources: how one kind of suite runs its attempts, so the campaign needs no special cases.
+
+A source owns what every attempt of a campaign shares (a tool transport, the required effects,
+tool-server templates), makes one `AttemptBackend` per attempt, and sets up the agents the way
+its suite expects. Built-in suites use `WorldSource`; a suite of another kind (ThinkingBox-Bench)
+brings its own source through `attempt_source()`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, Protocol, runtime_checkable
+
+from statebox.agents.base import Agent
+from statebox.agents.llm_agent import LlmAgent
+from statebox.agents.scripted import ReferenceAgent
+from statebox.judge import ReferenceFailed, required_effects
+from statebox.llm.client import ModelClient
+from statebox.runner.backend import AttemptBackend, TaskSet, ToolTransport, WorldBackend
+from statebox.runner.errors import CampaignError
+from statebox.runner.transports import transport_for
+from statebox.tasks import Suite, Task
+from statebox.world import Effects
+
+
+class AttemptSource(ABC):
+    """Backends and agents for the attempts of one campaign."""
+
+    def manifest(self) -> dict[str, Any]:
+        """Entries this source adds to the run manifest (they win over the generic ones)."""
+        return {}
+
+    def prepare(self, tasks: list[Task]) -> None:  # noqa: B027 - optional hook
+        """Check or compute what the tasks need before any attempt runs; raise `CampaignError`."""
+
+    @abstractmethod
+    def running(self) -> AbstractAsyncContextManager[None]:
+        """Hold the campaign-wide resources while attempts run."""
+
+    @abstractmethod
+    def backend(self, task: Task) -> AttemptBackend:
+        """A fresh backend for one attempt of `task`; only while `running()`."""
+
+    def reference_agent(self, task: Task) -> Agent:
+        return ReferenceAgent(task.reference)
+
+    def llm_agent(self, client: ModelClient, task: Task, time_budget_s: float) -> Agent:
+        return LlmAgent(client, task.limits, time_budget_s=time_budget_s)
+
+
+@runtime_checkable
+class ProvidesAttempts(Protocol):
+    """A suite that is not a built-in `Suite` and knows how its attempts run."""
+
+    def attempt_source(self) -> AttemptSource: ...
+
+
+class WorldSource(AttemptSource):
+    """Built-in suites: a world session per attempt, judged against the reference's effects."""
+
+    def __init__(self, suite: Suite, tools_via: str = "memory") -> None:
+        self.suite = suite
+        self.tools_via = tools_via
+        self.required: dict[str, list[Effects]] = {}
+        self._transport: ToolTransport | None = None
+
+    def prepare(self, tasks: list[Task]) -> None:
+        """Replay every reference once; a reference that fails is a task bug and stops the campaign."""
+        try:
+            for task in tasks:
+                self.required[task.id] = required_effects(self.suite, task)
+        except ReferenceFailed as e:
+            raise CampaignError(f"{e} — this is a task bug; run `statebox validate`") from None
+
+    @asynccontextmanager
+    async def _running(self) -> AsyncIterator[None]:
+        async with transport_for(self.tools_via) as transport:
+            self._transport = transport
+            try:
+                yield
+            finally:
+                self._transport = None
+
+    def running(self) -> AbstractAsyncContextManager[None]:
+        return self._running()
+
+    def backend(self, task: Task) -> AttemptBackend:
+        if self._transport is None:
+            raise RuntimeError("WorldSource.backend() is only available while running()")
+        if task.id not in self.required:
+            self.prepare([task])
+        return WorldBackend(self.suite, task, self.required[task.id], self._transport)
+
+
+def source_for(suite: TaskSet, tools_via: str = "memory") -> AttemptSource:
+    """The attempt source of a suite: a world source for built-in suites, the suite's own otherwise."""
+    if isinstance(suite, Suite):
+        return WorldSource(suite, tools_via)
+    if isinstance(suite, ProvidesAttempts):
+        return suite.attempt_source()
+    raise TypeError(f"suite {suite.name!r} is neither a built-in suite nor provides attempt_source()")
