@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from statebox.cli import thinkingbox
 from statebox.cli.common import open_suite, print_json
 from statebox.judge import TaskValidation, validate_task
 from statebox.tasks import discover_domains, load_suite
@@ -17,6 +18,9 @@ from statebox.tasks import discover_domains, load_suite
 TasksOpt = Annotated[list[str] | None, typer.Option("--tasks", help="Task id glob (fnmatch); may repeat.")]
 TestListOpt = Annotated[Path | None, typer.Option("--test-list", help="YAML list of task ids.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+DataOpt = Annotated[
+    Path | None, typer.Option("--data", help="thinkingbox-bench: a checkout of the benchmark's data repository.")
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -40,8 +44,18 @@ def suites(json_out: JsonOpt = False) -> None:
     Console().print(table)
 
 
-def tasks(suite: str, json_out: JsonOpt = False, task_globs: TasksOpt = None, test_list: TestListOpt = None) -> None:
+def tasks(
+    suite: str,
+    json_out: JsonOpt = False,
+    task_globs: TasksOpt = None,
+    test_list: TestListOpt = None,
+    data: DataOpt = None,
+) -> None:
     """List a suite's tasks; --json dumps full definitions, reference solutions included."""
+    checkout = thinkingbox.checkout_path(suite, data)
+    if checkout is not None:
+        thinkingbox.list_tasks(thinkingbox.open_tb(checkout, task_globs, test_list), json_out)
+        return
     s = open_suite(suite, task_globs, test_list)
     if json_out:
         print_json({"suite": s.name, "hash": s.content_hash(), "tasks": [t.model_dump(mode="json") for t in s.tasks]})
@@ -54,8 +68,19 @@ def tasks(suite: str, json_out: JsonOpt = False, task_globs: TasksOpt = None, te
     Console().print(table)
 
 
-def validate(suite: str, json_out: JsonOpt = False, task_globs: TasksOpt = None, test_list: TestListOpt = None) -> None:
+def validate(
+    suite: str,
+    json_out: JsonOpt = False,
+    task_globs: TasksOpt = None,
+    test_list: TestListOpt = None,
+    data: DataOpt = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="thinkingbox-bench: tasks checked at once.")] = 2,
+) -> None:
     """Check every task: the reference passes, doing nothing fails, every write is needed, mutants are caught."""
+    checkout = thinkingbox.checkout_path(suite, data)
+    if checkout is not None:
+        thinkingbox.validate(thinkingbox.open_tb(checkout, task_globs, test_list), json_out, concurrency)
+        return
     s = open_suite(suite, task_globs, test_list)
     results: list[TaskValidation] = []
     with Progress(

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from statebox.tasks import Suite, TaskFileError, load_suite
 
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -26,9 +26,17 @@ def open_suite(name: str, patterns: list[str] | None = None, test_list: Path | N
     try:
         suite = load_suite(name)
         ids = _read_test_list(test_list) if test_list else None
-        return suite.select(patterns, ids)
+        return check_patterns(suite.select(patterns, ids), patterns)
     except (LookupError, TaskFileError) as e:
         fail(str(e).strip("'\""))
+
+
+def check_patterns(selected: Suite, patterns: list[str] | None) -> Suite:
+    """Refuse a selection that is empty, naming the patterns that matched nothing."""
+    if not selected.tasks:
+        pats = ", ".join(repr(p) for p in patterns or []) or "(none)"
+        fail(f"no task of suite {selected.name!r} matches --tasks {pats}; see `statebox tasks {selected.name}`")
+    return selected
 
 
 def _read_test_list(path: Path) -> list[str]:

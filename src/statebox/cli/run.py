@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from statebox.cli import thinkingbox
 from statebox.cli.common import fail, open_suite
+from statebox.llm.retry import RetryPolicy
 from statebox.llm.types import Sampling
+from statebox.runner.backend import TaskSet
 from statebox.runner.campaign import Campaign, CampaignError
 from statebox.runner.plan import AgentKind, CampaignConfig, ToolsVia, UserKind
+
+EXIT_INFRA_ERRORS = 3  # the run finished, but some attempts hit infrastructure errors (see errors.jsonl)
 
 
 def register(app: typer.Typer) -> None:
@@ -58,6 +62,19 @@ def run(
     prices: Annotated[Path | None, typer.Option(help="YAML price overrides per model spec.")] = None,
     time_budget: Annotated[float, typer.Option(help="Wall-clock seconds per attempt.")] = 600.0,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
+    workers: Annotated[int, typer.Option(min=1, help="Processes, each running a slice at --concurrency.")] = 1,
+    max_retries: Annotated[int, typer.Option(min=0, help="Retries of a failing model call (429, 5xx, timeouts).")] = 5,
+    request_timeout: Annotated[float, typer.Option(help="Seconds before one model call times out.")] = 120.0,
+    data: Annotated[
+        Path | None, typer.Option(help="thinkingbox-bench: a checkout of the benchmark's data repository.")
+    ] = None,
+    server_python: Annotated[
+        str | None, typer.Option(help="thinkingbox-bench: the Python that runs the tool servers.")
+    ] = None,
+    typesense: Annotated[
+        str | None, typer.Option(help="thinkingbox-bench: search_policy through this Typesense URL.")
+    ] = None,
+    fork: Annotated[bool, typer.Option(help="thinkingbox-bench: fork `{python} -m` servers from a template.")] = True,
 ) -> None:
     """Run a campaign. Each finished attempt is appended to OUT/trials.jsonl as it ends."""
     if agent not in ("llm", "reference", "noop"):
@@ -68,8 +85,19 @@ def run(
         fail(f"--user {user!r}: choose llm or scripted")
     if tools_via not in ("memory", "http", "direct"):
         fail(f"--tools-via {tools_via!r}: choose memory, http or direct")
+    checkout = thinkingbox.checkout_path(suite, data)
+    if checkout is not None:
+        if parallel_tool_calls:
+            fail("thinkingbox-bench runs with parallel tool calls off, as its agent spec says")
+        options = thinkingbox.run_options(server_python, typesense, fork)
+        chosen: TaskSet = thinkingbox.open_tb(checkout, tasks, test_list, options)
+        thinkingbox.warn_unsupported(chosen)
+    elif server_python is not None or typesense is not None:
+        fail("--server-python and --typesense are only for thinkingbox-bench")
+    else:
+        chosen = open_suite(suite, tasks, test_list)
     config = CampaignConfig(
-        suite=open_suite(suite, tasks, test_list),
+        suite=chosen,
         agent=_as_agent(agent),
         out=out,
         models=list(model or []),
@@ -91,10 +119,12 @@ def run(
         time_budget_s=time_budget,
         prices_file=prices,
         progress=not no_progress,
+        workers=workers,
+        retry=RetryPolicy(max_retries=max_retries, timeout_s=request_timeout),
     )
     try:
         campaign = Campaign(config)
-        result = asyncio.run(campaign.run())
+        result = campaign.run_blocking()
     except (CampaignError, ValueError) as e:
         fail(str(e))
     console = Console(stderr=True)
@@ -109,6 +139,7 @@ def run(
         console.print(f"  ... and {len(result.error_messages) - 5} more in {out / 'errors.jsonl'}", highlight=False)
     if result.errors:
         console.print("  rerun with --resume to retry the infrastructure errors", highlight=False)
+        raise typer.Exit(EXIT_INFRA_ERRORS)
 
 
 def _as_agent(v: str) -> AgentKind:

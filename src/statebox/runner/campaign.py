@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -28,14 +29,27 @@ from statebox.users.scripted import ScriptedCustomer
 __all__ = ["Campaign", "CampaignError", "CampaignResult", "classify"]
 
 
+# Told of each finished attempt: ("pass" | "fail" | "error", the trial id or the error message).
+OutcomeCallback = Callable[[str, str], None]
+
+
 @dataclass
 class CampaignResult:
     ran: int = 0
     passed: int = 0
     failed: int = 0
     errors: int = 0
-    skipped: int = 0
     error_messages: list[str] = field(default_factory=list)
+
+    def add(self, outcome: str, message: str = "") -> None:
+        """Count one finished attempt (or infrastructure error)."""
+        if outcome == "error":
+            self.errors += 1
+            self.error_messages.append(message)
+            return
+        self.ran += 1
+        self.passed += outcome == "pass"
+        self.failed += outcome == "fail"
 
 
 class Campaign:
@@ -55,6 +69,7 @@ class Campaign:
                 sampling=config.sampling,
                 prices=prices,
                 max_concurrency=max(config.concurrency, 1),
+                retry=config.retry,
             )
 
     def manifest(self) -> dict[str, Any]:
@@ -81,31 +96,51 @@ class Campaign:
         return items
 
     async def run(self) -> CampaignResult:
+        """Run every outstanding attempt in this process (concurrently, up to --concurrency)."""
         items = self.prepare()
-        result = CampaignResult(skipped=0)
+        with CampaignProgress(len(items), enabled=self.config.progress) as progress:
+            result = await self.execute(items, progress.advance)
+        self.finish()
+        return result
+
+    def run_blocking(self) -> CampaignResult:
+        """Run the campaign, in `config.workers` processes when more than one (see runner/workers.py)."""
+        if self.config.workers <= 1:
+            return asyncio.run(self.run())
+        from statebox.runner.workers import run_in_processes
+
+        items = self.prepare()
+        with CampaignProgress(len(items), enabled=self.config.progress) as progress:
+            result = run_in_processes(self, items, self.config.workers, progress.advance)
+        self.finish()
+        return result
+
+    async def execute(self, items: list[WorkItem], on_outcome: OutcomeCallback) -> CampaignResult:
+        """Run these attempts with bounded concurrency; each finished one is appended as it ends."""
+        result = CampaignResult()
         queue: asyncio.Queue[WorkItem] = asyncio.Queue()
         for item in items:
             queue.put_nowait(item)
-        outstanding = {e.trial_id: e for e in self.run_dir.errors()}
-        async with self.source.running():
-            with CampaignProgress(len(items), enabled=self.config.progress) as progress:
-                workers = [
-                    asyncio.create_task(self._worker(queue, result, progress, outstanding))
+        try:
+            async with self.source.running():
+                tasks = [
+                    asyncio.create_task(self._worker(queue, result, on_outcome))
                     for _ in range(max(1, self.config.concurrency))
                 ]
-                await asyncio.gather(*workers)
-        finished = {t.trial_id for t in self.run_dir.trials()}
-        self.run_dir.rewrite_errors([e for e in outstanding.values() if e.trial_id not in finished])
-        for client in self.clients.values():
-            await client.aclose()
+                await asyncio.gather(*tasks)
+        finally:
+            for client in self.clients.values():
+                await client.aclose()
         return result
 
+    def finish(self) -> None:
+        """Keep in errors.jsonl only the errors of attempts that are still not finished."""
+        finished = {t.trial_id for t in self.run_dir.trials()}
+        latest = {e.trial_id: e for e in self.run_dir.errors()}
+        self.run_dir.rewrite_errors([e for tid, e in sorted(latest.items()) if tid not in finished])
+
     async def _worker(
-        self,
-        queue: asyncio.Queue[WorkItem],
-        result: CampaignResult,
-        progress: CampaignProgress,
-        outstanding: dict[str, ErrorRecord],
+        self, queue: asyncio.Queue[WorkItem], result: CampaignResult, on_outcome: OutcomeCallback
     ) -> None:
         while not queue.empty():
             item = queue.get_nowait()
@@ -113,17 +148,14 @@ class Campaign:
                 record = await run_attempt(self._plan(item))
             except Exception as e:  # an infrastructure failure: recorded, retried by --resume
                 error = self._error(item, e)
-                outstanding[item.trial_id] = error
                 self.run_dir.append_error(error)
-                result.errors += 1
-                result.error_messages.append(f"{item.trial_id}: {error.message}")
-                progress.advance("error")
+                result.add("error", f"{item.trial_id}: {error.message}")
+                on_outcome("error", f"{item.trial_id}: {error.message}")
                 continue
             self.run_dir.append_trial(record)
-            result.ran += 1
-            result.passed += record.passed
-            result.failed += not record.passed
-            progress.advance("pass" if record.passed else "fail")
+            outcome = "pass" if record.passed else "fail"
+            result.add(outcome)
+            on_outcome(outcome, item.trial_id)
 
     def _plan(self, item: WorkItem) -> AttemptPlan:
         cfg = self.config

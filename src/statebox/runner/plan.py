@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import statebox
+from statebox.llm.retry import RetryPolicy
 from statebox.llm.types import Sampling
 from statebox.runner.backend import TaskSet
 from statebox.runner.record import trial_id
@@ -32,6 +33,8 @@ class CampaignConfig:
     judge_model: str | None = None
     repeat: int = 1
     concurrency: int = 4
+    workers: int = 1  # processes; each runs a slice of the attempts at `concurrency`
+    retry: RetryPolicy | None = None  # model calls: retries and per-request timeout
     shard: tuple[int, int] | None = None
     resume: bool = False
     sampling: Sampling = field(default_factory=Sampling)
@@ -105,6 +108,7 @@ def build_manifest(config: CampaignConfig, prices: dict[str, Any]) -> dict[str, 
         "rubrics_judged": config.resolved_judge_model() is not None,
         "repeat": config.repeat,
         "concurrency": config.concurrency,
+        "workers": config.workers,
         "shard": list(config.shard) if config.shard else None,
         "tools_via": config.tools_via,
         "search_backend": config.search_backend,

@@ -34,7 +34,7 @@ class CampaignProgress:
     ) -> None:
         self._bar.stop()
 
-    def advance(self, outcome: str) -> None:
+    def advance(self, outcome: str, detail: str = "") -> None:
         self.counts[outcome] += 1
         self._bar.update(
             self._job, advance=1, passed=self.counts["pass"], failed=self.counts["fail"], errors=self.counts["error"]

@@ -13,7 +13,7 @@ from statebox.runner.record import ErrorRecord, TrialRecord
 
 MANIFEST, TRIALS, ERRORS = "manifest.json", "trials.jsonl", "errors.jsonl"
 # Manifest keys that may differ when resuming.
-RESUMABLE_KEYS = frozenset({"repeat", "concurrency", "tools_via", "started_at", "resumed_at"})
+RESUMABLE_KEYS = frozenset({"repeat", "concurrency", "workers", "tools_via", "started_at", "resumed_at"})
 
 
 class RunDirError(ValueError):
@@ -96,7 +96,7 @@ class RunDir:
 
 def _lines(path: Path) -> list[str]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8", errors="replace")  # a torn last line may split a character
     except FileNotFoundError:
         return []
     return [ln for ln in text.splitlines() if ln.strip()]
@@ -104,9 +104,11 @@ def _lines(path: Path) -> list[str]:
 
 def _append(path: Path, line: str) -> None:
     """One whole line per unbuffered write: a killed process loses at most the attempts in flight."""
+    data = memoryview((line + "\n").encode())
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        os.write(fd, (line + "\n").encode())
+        while data:
+            data = data[os.write(fd, data) :]
     finally:
         os.close(fd)
 

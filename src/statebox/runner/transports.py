@@ -11,12 +11,13 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+import mcp_types as types
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from statebox.mcp import McpToolSurface, connect_in_memory, running_proxy
 from statebox.mcp.errors import ToolServerError
-from statebox.mcp.inmemory import list_tool_specs
+from statebox.mcp.inmemory import tool_spec
 from statebox.runner.episode import ToolTransport, direct_transport
 from statebox.tasks import Task
 from statebox.tools import BoundTools, ToolSpec, ToolSurface
@@ -53,16 +54,30 @@ class MemoryTransport:
     """
 
     def __init__(self) -> None:
-        self._specs: dict[str, list[ToolSpec]] = {}
+        self._listings: dict[str, tuple[types.ListToolsResult, list[ToolSpec]]] = {}
         self._validators = ArgumentValidators()
 
     @asynccontextmanager
     async def __call__(self, tools: BoundTools, task: Task, policy: str) -> AsyncIterator[ToolSurface]:
         async with connect_in_memory(_LoopAttempt(tools, task, policy), self._validators) as session:
-            specs = self._specs.get(task.domain)
-            if specs is None:
-                specs = self._specs[task.domain] = await list_tool_specs(session)
-            yield McpToolSurface(session, specs)
+            listing = self._listings.get(task.domain)
+            if listing is None:
+                result = await session.list_tools()
+                listing = self._listings[task.domain] = (result, [tool_spec(t) for t in result.tools])
+            else:
+                _prime_tool_listing(session, listing[0])
+            yield McpToolSurface(session, listing[1])
+
+
+def _prime_tool_listing(session: ClientSession, listing: types.ListToolsResult) -> None:
+    """Give a fresh session the campaign's listing of the same tools, as if it had listed them.
+
+    The SDK client lists tools again before validating the first result of each tool; for
+    identical in-process servers that listing is pure overhead. Without the hook, it just lists.
+    """
+    absorb = getattr(session, "_absorb_tool_listing", None)
+    if absorb is not None:
+        absorb(listing, complete=True)
 
 
 class _Handoff:

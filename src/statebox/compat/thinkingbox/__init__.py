@@ -6,9 +6,13 @@
 - `ServerLauncher` / `ForkServer`: tool-server processes per attempt, forked from a template
   that imported the server once; clock pinned to the benchmark's "now".
 - `protocol`: the reserved init / effects / teardown tools.
+- `TbSuite` / `load_tb_suite`: the checkout's tasks as statebox tasks; `TbSource` runs their
+  attempts in a campaign (a `TbBackend` each); `validate_tb_suite` checks reference and no-op.
 """
 
+from statebox.compat.thinkingbox.backend import TbBackend, TbRuntime
 from statebox.compat.thinkingbox.clockpin import BENCH_NOW, clock_pin_env
+from statebox.compat.thinkingbox.effects import TbJudgement, judge_effects
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.forkserver import ForkedChild, ForkServer, ForkTarget, forked_stdio_client
 from statebox.compat.thinkingbox.launch import ServerLauncher, StartedServer
@@ -36,39 +40,58 @@ from statebox.compat.thinkingbox.protocol import (
     visible_tools,
 )
 from statebox.compat.thinkingbox.search import PolicyHit, PolicySearch
+from statebox.compat.thinkingbox.source import DONE_MARKER, TbSource
+from statebox.compat.thinkingbox.suite import SUITE_NAME, TbBenchTask, TbRunOptions, TbSuite, load_tb_suite
+from statebox.compat.thinkingbox.surface import ServerLink, TbToolSurface
+from statebox.compat.thinkingbox.validation import TbTaskValidation, validate_tb_suite
 
 __all__ = [
     "BENCH_NOW",
     "DOMAINS",
+    "DONE_MARKER",
+    "SUITE_NAME",
     "ForkServer",
     "ForkTarget",
     "ForkedChild",
     "PolicyHit",
     "PolicySearch",
     "ServerLauncher",
+    "ServerLink",
     "StartedServer",
     "TbAgentSpec",
+    "TbBackend",
+    "TbBenchTask",
     "TbBuiltinTool",
     "TbCheckout",
     "TbDiffItem",
     "TbEffects",
     "TbFormatError",
+    "TbJudgement",
     "TbPolicySource",
+    "TbRunOptions",
+    "TbRuntime",
     "TbScenario",
     "TbServerEntry",
     "TbServerInit",
     "TbServers",
+    "TbSource",
+    "TbSuite",
     "TbTask",
+    "TbTaskValidation",
     "TbToolRef",
+    "TbToolSurface",
     "clock_pin_env",
     "discrepancy_kind",
     "domain_of",
     "forked_stdio_client",
     "is_reserved",
+    "judge_effects",
+    "load_tb_suite",
     "merge_world_state",
     "reserved_geteffects",
     "reserved_init",
     "reserved_teardown",
     "split_task_id",
+    "validate_tb_suite",
     "visible_tools",
 ]

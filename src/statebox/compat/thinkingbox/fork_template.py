@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import importlib.util
 import io
@@ -81,6 +82,8 @@ def main() -> None:
     threads = sys.modules["threading"].active_count() if "threading" in sys.modules else 1
     send(control, {"ready": True, "pid": os.getpid(), "mode": plan.mode, "preload_s": time.monotonic() - started,
                    "failed_imports": failed, "learned_imports": len(learned), "threads": threads})  # fmt: skip
+    gc.collect()
+    gc.freeze()  # children's collections then skip what the template holds, sparing its pages copy-on-write
     serve(child, plan, options.args)
 
 

@@ -5,6 +5,9 @@ template (`ForkServer`, started on first use); any other command is started as a
 its own. Either way the server runs with the clock pinned, in its own process group, in the
 checkout's folder, with the SDK's minimal inherited environment plus the entry's `env`, and
 is killed and reaped when the attempt's block ends.
+
+With `prefork=N`, N children per forked server are forked ahead of demand, so a child's own
+start-up (the server's event loop, its stdio reader) is done before an attempt takes it.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -22,7 +26,7 @@ from types import TracebackType
 from typing import IO, Any
 
 import anyio
-from anyio.abc import Process
+from anyio.abc import Process, TaskGroup
 from mcp import ClientSession
 from mcp.client.stdio import get_default_environment
 
@@ -43,6 +47,7 @@ class StartedServer:
     pid: int
     forked: bool
     streams: MessageStreams
+    errlog: IO[Any]  # where its stderr goes: the caller's file, or the launcher's for a pre-forked child
 
 
 class ServerLauncher:
@@ -57,6 +62,7 @@ class ServerLauncher:
         clock_pin: str | None = BENCH_NOW,
         clock_mode: ClockMode = "advance",
         fork: bool = True,
+        prefork: int = 0,
     ) -> None:
         self.servers = servers
         self.python = python
@@ -64,10 +70,17 @@ class ServerLauncher:
         self.clock_pin = clock_pin
         self.clock_mode = clock_mode
         self.fork = fork
+        self.prefork = prefork
         self._templates: dict[str, ForkServer] = {}
         self._template_locks: dict[str, anyio.Lock] = {}
+        self._ready: dict[str, list[tuple[ForkedChild, IO[Any]]]] = {}  # pre-forked children, per server
+        self._refilling: set[str] = set()
+        self._refills: TaskGroup | None = None
 
     async def __aenter__(self) -> ServerLauncher:
+        if self.prefork > 0:
+            self._refills = anyio.create_task_group()
+            await self._refills.__aenter__()
         return self
 
     async def __aexit__(
@@ -76,7 +89,16 @@ class ServerLauncher:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Stop every template (each kills the children it still has)."""
+        """Stop forking ahead, drop the pre-forked children, stop every template (each kills the
+        children it still has)."""
+        if self._refills is not None:
+            self._refills.cancel_scope.cancel()
+            await self._refills.__aexit__(None, None, None)
+            self._refills = None
+        for ready in self._ready.values():
+            for child, log in ready:
+                _discard(child, log)
+        self._ready.clear()
         templates, self._templates = self._templates, {}
         for template in templates.values():
             await template.aclose()
@@ -97,17 +119,22 @@ class ServerLauncher:
         for name in names:
             if self.is_forked(name):
                 await self._template(name)
+                self._refill_soon(name)
 
     @asynccontextmanager
     async def start(self, name: str, errlog: IO[Any]) -> AsyncIterator[StartedServer]:
         """A fresh server process for one attempt; its stderr goes to `errlog` (a real file)."""
         if self.is_forked(name):
-            child = await self._fork(name, errlog)
-            async with forked_stdio_client(child) as streams:
-                yield StartedServer(name, child.pid, True, streams)
+            child, log = await self._take(name, errlog)
+            try:
+                async with forked_stdio_client(child) as streams:
+                    yield StartedServer(name, child.pid, True, streams, log)
+            finally:
+                if log is not errlog:
+                    log.close()
         else:
             async with self._plain(name, errlog) as (pid, streams):
-                yield StartedServer(name, pid, False, streams)
+                yield StartedServer(name, pid, False, streams, errlog)
 
     @asynccontextmanager
     async def session(self, name: str, errlog: IO[Any]) -> AsyncIterator[tuple[StartedServer, ClientSession]]:
@@ -115,6 +142,41 @@ class ServerLauncher:
         async with self.start(name, errlog) as server, ClientSession(*server.streams) as session:
             await session.initialize()
             yield server, session
+
+    async def _take(self, name: str, errlog: IO[Any]) -> tuple[ForkedChild, IO[Any]]:
+        """A pre-forked child that is still alive, else a child forked now with `errlog`."""
+        template = await self._template(name)
+        ready = self._ready.get(name) or []
+        while ready:
+            child, log = ready.pop(0)
+            if template.alive and _running(child.pid):
+                self._refill_soon(name)
+                return child, log
+            _discard(child, log)
+        child = await self._fork(name, errlog)
+        self._refill_soon(name)
+        return child, errlog
+
+    def _refill_soon(self, name: str) -> None:
+        if self._refills is not None and name not in self._refilling:
+            self._refilling.add(name)
+            self._refills.start_soon(self._refill, name)
+
+    async def _refill(self, name: str) -> None:
+        """Fork children ahead until `prefork` are ready; a failure is left to the next attempt's own fork."""
+        try:
+            ready = self._ready.setdefault(name, [])
+            while len(ready) < self.prefork:
+                template = await self._template(name)
+                log = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115 - closed with its child
+                try:
+                    child = await template.fork(log)
+                except ToolServerError:
+                    log.close()
+                    return
+                ready.append((child, log))
+        finally:
+            self._refilling.discard(name)
 
     async def _fork(self, name: str, errlog: IO[Any]) -> ForkedChild:
         template = await self._template(name)
@@ -166,6 +228,22 @@ class ServerLauncher:
         finally:
             with anyio.CancelScope(shield=True):
                 await _kill_and_reap(process)
+
+
+def _discard(child: ForkedChild, log: IO[Any]) -> None:
+    child.kill()
+    child.close()
+    log.close()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 async def _kill_and_reap(process: Process) -> None:

@@ -1,0 +1,129 @@
+"""One ThinkingBox-Bench attempt over the benchmark's own tool servers.
+
+Per attempt: a fresh process per server (forked from a template when the command allows),
+`__reserved__init` with the merged world state, the scenario's tools for the agent, then
+`__reserved__geteffects` for the verdict. `aclose()` asks each server to tear down (failures
+tolerated) and always kills the processes, on errors and cancellation too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import tempfile
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from functools import partial
+
+import mcp_types as types
+from mcp import ClientSession
+
+from statebox.compat.thinkingbox.effects import judge_effects
+from statebox.compat.thinkingbox.launch import ServerLauncher
+from statebox.compat.thinkingbox.loader import TbCheckout
+from statebox.compat.thinkingbox.models import TbAgentSpec, TbEffects, TbPolicySource, TbServerInit
+from statebox.compat.thinkingbox.protocol import reserved_geteffects, reserved_init, reserved_teardown
+from statebox.compat.thinkingbox.suite import TbBenchTask, TbRunOptions
+from statebox.compat.thinkingbox.surface import ServerLink, TbToolSurface
+from statebox.runner.backend import AttemptBackend, StateOutcome
+from statebox.tools import ToolSurface
+
+logger = logging.getLogger(__name__)
+TEARDOWN_TIMEOUT_S = 5.0
+
+
+@dataclass
+class TbRuntime:
+    """What every attempt of one campaign shares: the checkout, the launcher, the options."""
+
+    checkout: TbCheckout
+    launcher: ServerLauncher
+    options: TbRunOptions
+    agent: TbAgentSpec
+    tool_lists: dict[str, list[types.Tool]] = field(default_factory=dict)  # per server: listed once
+    inits: dict[tuple[str, str], TbServerInit] = field(default_factory=dict)  # (task, server): merged once
+    sources: dict[tuple[str, str], list[TbPolicySource]] = field(default_factory=dict)  # (scenario, server)
+
+    def init_config(self, task: TbBenchTask, server: str) -> TbServerInit:
+        """The task's merged world state for `server`, merged once per campaign; tasks that add no
+        policy documents of their own share their scenario's."""
+        key = (task.id, server)
+        if key not in self.inits:
+            init = self.checkout.init_config(task.tb, server)
+            if "sources" not in (task.tb.init.get(server) or {}):
+                shared = self.sources.setdefault((task.tb.scenario, server), init.sources)
+                init = init.model_copy(update={"sources": shared})
+            self.inits[key] = init
+        return self.inits[key]
+
+
+class TbBackend(AttemptBackend):
+    """The state of one attempt lives in the task's server processes until `aclose()`."""
+
+    def __init__(self, runtime: TbRuntime, task: TbBenchTask) -> None:
+        self.runtime = runtime
+        self.task = task
+        self.policy = runtime.checkout.policy(task.tb)
+        self.surface = TbToolSurface()
+        self.links: list[ServerLink] = []
+        self._stack = AsyncExitStack()
+        self._changed: bool | None = None  # known once the effects are in
+
+    def tools(self) -> AbstractAsyncContextManager[ToolSurface]:
+        return self._tools()
+
+    @asynccontextmanager
+    async def _tools(self) -> AsyncIterator[ToolSurface]:
+        # The servers stay up after this block: outcome() reads their effects; aclose() ends them.
+        for server in self.task.servers:
+            await self._start(server)
+        self.surface.add_builtins(self.runtime.agent.builtin_tools)
+        yield self.surface
+
+    async def _start(self, server: str) -> None:
+        runtime, tb = self.runtime, self.task.tb
+        log = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115 - the stack closes it
+        errlog = self._stack.enter_context(log)
+        started = await self._stack.enter_async_context(runtime.launcher.start(server, errlog))
+        session = await self._stack.enter_async_context(ClientSession(*started.streams))
+        link = ServerLink(server, started.pid, session, started.errlog, runtime.options.call_timeout_s)
+        self.links.append(link)
+        timeout = runtime.options.start_timeout_s
+        await link.guard("the MCP handshake", session.initialize, timeout)
+        init = runtime.init_config(self.task, server)
+        embedded = runtime.options.typesense_url is None
+        config = init.config if embedded else {**init.config, "sources": [s.model_dump() for s in init.sources]}
+        await link.guard("__reserved__init", partial(reserved_init, session, server, config), timeout)
+        tools = runtime.tool_lists.get(server)
+        if tools is None:
+            tools = runtime.tool_lists[server] = await link.list_tools()
+        scenario = runtime.checkout.scenario(tb.scenario)
+        self.surface.add_server(link, tools, scenario, self.task.servers, init.sources if embedded else None)
+
+    async def outcome(self) -> StateOutcome:
+        if len(self.links) != len(self.task.servers):
+            raise RuntimeError("outcome() before the attempt's servers were started")
+        reports: dict[str, TbEffects] = {}
+        for link in self.links:
+            report = partial(reserved_geteffects, link.session, link.name)
+            reports[link.name] = await link.guard("__reserved__geteffects", report)
+        judged = judge_effects(reports)
+        self._changed = judged.changed
+        return StateOutcome(judged.verdict, judged.summary, required_effects=judged.requires_changes)
+
+    def writes(self, tool: str) -> bool:
+        """The servers don't say which tools write; an attempt that changed nothing wrote nothing."""
+        return self._changed is not False and self.surface.writes(tool)
+
+    async def aclose(self) -> None:
+        try:
+            for link in self.links:
+                if link.failure is None:
+                    with contextlib.suppress(Exception):
+                        teardown = partial(reserved_teardown, link.session)
+                        answer = await link.guard("__reserved__teardown", teardown, TEARDOWN_TIMEOUT_S)
+                        logger.debug("teardown of %s: %.200s", link.name, answer)
+        finally:
+            self.surface.close()
+            await self._stack.aclose()  # closes the sessions, kills and reaps every process

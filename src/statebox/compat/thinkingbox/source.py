@@ -1,0 +1,127 @@
+"""How a campaign runs ThinkingBox-Bench attempts: one launcher for the whole campaign, a
+`TbBackend` per attempt, and agents set up the way the benchmark's agent spec says."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+from statebox.agents.base import Agent
+from statebox.agents.llm_agent import LlmAgent
+from statebox.agents.scripted import ReferenceAgent
+from statebox.compat.thinkingbox.backend import TbBackend, TbRuntime
+from statebox.compat.thinkingbox.clockpin import BENCH_NOW
+from statebox.compat.thinkingbox.errors import TbFormatError
+from statebox.compat.thinkingbox.launch import ServerLauncher
+from statebox.compat.thinkingbox.models import TbServers
+from statebox.compat.thinkingbox.suite import TbSuite, bench_task_of
+from statebox.llm.client import ModelClient
+from statebox.mcp.errors import ToolServerError
+from statebox.runner.backend import AttemptBackend
+from statebox.runner.errors import CampaignError
+from statebox.runner.source import AttemptSource
+from statebox.tasks import Task
+
+DONE_MARKER = "<DONE>"  # a text reply ending with it ends the episode
+TYPESENSE_KEY_ENV = "TYPESENSE_API_KEY"
+
+
+class TbSource(AttemptSource):
+    """Attempts of a `TbSuite` against the checkout's tool servers, clock pinned to the benchmark's now."""
+
+    def __init__(self, suite: TbSuite) -> None:
+        self.suite = suite
+        self.options = suite.options
+        self.checkout = suite.checkout
+        self.agent_spec = suite.checkout.agent()
+        self._servers: list[str] = []
+        self._runtime: TbRuntime | None = None
+
+    def manifest(self) -> dict[str, Any]:
+        return {
+            "search_backend": self.options.search_backend,
+            "tools_via": "stdio",
+            "thinkingbox": {
+                "data": str(self.checkout.root),
+                "test_list": str(self.suite.test_list) if self.suite.test_list else None,
+                "server_python": self.options.server_python,
+                "clock_pin": BENCH_NOW,
+                "server_start": "fork" if self.options.fork else "process",
+                "unsupported": [task_id for task_id, _ in self.suite.unsupported],
+            },
+        }
+
+    def prepare(self, tasks: list[Task]) -> None:
+        """Every server the tasks need is in servers.yaml and startable; every init config merges."""
+        try:
+            servers = self.checkout.servers()
+            for task in tasks:
+                bench = bench_task_of(task)
+                for name in bench.servers:
+                    servers.entry(name).spec(self.options.server_python)
+                    self.checkout.init_config(bench.tb, name)
+                    if name not in self._servers:
+                        self._servers.append(name)
+        except (KeyError, ValueError, TbFormatError) as e:
+            raise CampaignError(str(e).strip("'\"")) from None
+
+    def running(self) -> AbstractAsyncContextManager[None]:
+        return self._running()
+
+    @asynccontextmanager
+    async def _running(self) -> AsyncIterator[None]:
+        launcher = ServerLauncher(
+            self._server_entries(),
+            python=self.options.server_python,
+            cwd=self.checkout.root,
+            clock_pin=BENCH_NOW,
+            fork=self.options.fork,
+            prefork=self.options.prefork,
+        )
+        async with launcher:
+            try:
+                await launcher.prepare(*self._servers)  # pay each server's import once, up front
+            except ToolServerError as e:
+                raise CampaignError(str(e)) from None
+            self._runtime = TbRuntime(self.checkout, launcher, self.options, self.agent_spec)
+            try:
+                yield
+            finally:
+                self._runtime = None
+
+    def backend(self, task: Task) -> AttemptBackend:
+        if self._runtime is None:
+            raise RuntimeError("TbSource.backend() is only available while running()")
+        return TbBackend(self._runtime, bench_task_of(task))
+
+    def reference_agent(self, task: Task) -> Agent:
+        return ReferenceAgent(task.reference, verbatim=True)
+
+    def llm_agent(self, client: ModelClient, task: Task, time_budget_s: float) -> Agent:
+        """The benchmark's agent prompt, then the scenario's policy, as two system messages."""
+        bench = bench_task_of(task)
+        prompt = [self.agent_spec.system_instructions, self.checkout.policy(bench.tb)]
+        return LlmAgent(
+            client, task.limits, time_budget_s=time_budget_s, system_messages=prompt, done_marker=DONE_MARKER
+        )
+
+    def _server_entries(self) -> TbServers:
+        """servers.yaml, plus where Typesense runs when the user gave one."""
+        servers = self.checkout.servers()
+        url = self.options.typesense_url
+        if url is None:
+            return servers
+        parts = urlsplit(url)
+        extra = {
+            "TYPESENSE_URL": url,
+            "TYPESENSE_HOST": parts.hostname or "",
+            "TYPESENSE_PORT": str(parts.port or (443 if parts.scheme == "https" else 8108)),
+            "TYPESENSE_PROTOCOL": parts.scheme or "http",
+        }
+        if TYPESENSE_KEY_ENV in os.environ:
+            extra[TYPESENSE_KEY_ENV] = os.environ[TYPESENSE_KEY_ENV]
+        entries = {name: e.model_copy(update={"env": {**e.env, **extra}}) for name, e in servers.servers.items()}
+        return TbServers(servers=entries)
