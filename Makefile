@@ -25,7 +25,7 @@ browser:
 test: setup browser
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest -q -p no:cacheprovider
+	$(VENV)/bin/pytest -p no:cacheprovider
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -29,19 +29,25 @@ from statebox.tasks import load_suite
 
 STATEBOX = str(Path(sys.executable).with_name("statebox"))
 TARGET = 200.0  # attempts per second, on a 2-core machine
-CONFIGS = [("memory", 1), ("memory", 4), ("direct", 1), ("direct", 4), ("http", 1), ("http", 4)]
+# (transport, concurrency, worker processes)
+CONFIGS = [
+    ("memory", 1, 1), ("memory", 4, 1), ("memory", 4, 2),
+    ("direct", 1, 1), ("direct", 4, 1), ("direct", 4, 2),
+    ("http", 1, 1), ("http", 4, 1),
+]  # fmt: skip
 
 
 @dataclass
 class Config:
     via: str
     concurrency: int
+    workers: int = 1
     walls: list[float] = field(default_factory=list)
     startups: list[float] = field(default_factory=list)
 
     @property
     def name(self) -> str:
-        return f"{self.via}/c{self.concurrency}"
+        return f"{self.via}/c{self.concurrency}" + (f"/w{self.workers}" if self.workers > 1 else "")
 
 
 def task_ids(count: int) -> list[str]:
@@ -56,7 +62,8 @@ def run_command(tasks: list[str], repeat: int, cfg: Config, out: Path) -> list[s
     selection = [arg for task in tasks for arg in ("--tasks", task)]
     return [
         STATEBOX, "run", "retail", "--agent", "reference", "--repeat", str(repeat),
-        "--concurrency", str(cfg.concurrency), "--tools-via", cfg.via, *selection, "--out", str(out), "--no-progress",
+        "--concurrency", str(cfg.concurrency), "--workers", str(cfg.workers), "--tools-via", cfg.via, *selection,
+        "--out", str(out), "--no-progress",
     ]  # fmt: skip
 
 
@@ -91,22 +98,22 @@ def rates(cfg: Config, attempts: int) -> tuple[float, float]:
 
 
 def print_table(configs: list[Config], attempts: int) -> None:
-    by_key = {(c.via, c.concurrency): c for c in configs}
+    by_key = {(c.via, c.concurrency, c.workers): c for c in configs}
     header = (
-        f"{'transport':9} {'conc':>4} {'wall s':>7} {'start s':>7} {'att/s':>7} {'excl.start':>10} "
+        f"{'transport':9} {'conc':>4} {'proc':>4} {'wall s':>7} {'start s':>7} {'att/s':>7} {'excl.start':>10} "
         f"{'vs c1':>6} {'vs memory':>9} {'target':>7}"
     )
     print(header)
     print("-" * len(header))
     for cfg in configs:
         per_s, excl = rates(cfg, attempts)
-        c1 = by_key.get((cfg.via, 1))
-        mem = by_key.get(("memory", cfg.concurrency))
+        c1 = by_key.get((cfg.via, 1, 1))
+        mem = by_key.get(("memory", cfg.concurrency, cfg.workers))
         vs_c1 = f"{excl / rates(c1, attempts)[1]:5.2f}x" if c1 else "-"
         vs_mem = f"{excl / rates(mem, attempts)[1]:8.2f}x" if mem else "-"
         verdict = "met" if excl >= TARGET else "missed"
         print(
-            f"{cfg.via:9} {cfg.concurrency:>4} {statistics.median(cfg.walls):7.2f} "
+            f"{cfg.via:9} {cfg.concurrency:>4} {cfg.workers:>4} {statistics.median(cfg.walls):7.2f} "
             f"{statistics.median(cfg.startups):7.2f} {per_s:7.1f} {excl:10.1f} {vs_c1:>6} {vs_mem:>9} {verdict:>7}"
         )
     print(f"\nratios use attempts/s excluding start-up; target: >= {TARGET:g} attempts/s")
@@ -140,7 +147,7 @@ def main() -> None:
 
     tasks = task_ids(args.tasks_count)
     attempts = len(tasks) * args.repeat
-    configs = [Config(v, c) for v, c in CONFIGS]
+    configs = [Config(v, c, w) for v, c, w in CONFIGS]
     if args.only:
         configs = [c for c in configs if c.name in args.only]
     skipped = sorted(set(t.id for t in load_suite("retail").tasks) - set(tasks))
