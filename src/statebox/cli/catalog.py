@@ -7,11 +7,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from statebox.cli import thinkingbox
-from statebox.cli.common import open_suite, print_json
+from statebox.cli.common import open_suite, print_json, task_progress
 from statebox.judge import TaskValidation, validate_task
 from statebox.tasks import discover_domains, load_suite
 
@@ -83,15 +82,7 @@ def validate(
         return
     s = open_suite(suite, task_globs, test_list)
     results: list[TaskValidation] = []
-    with Progress(
-        TextColumn("validating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=json_out,
-    ) as bar:
+    with task_progress("validating", disabled=json_out) as bar:
         job = bar.add_task("validate", total=len(s.tasks))
         for t in s.tasks:
             results.append(validate_task(s, t))

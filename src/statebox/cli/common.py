@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 import typer
 import yaml
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from statebox.tasks import Suite, TaskFileError, load_suite
 
@@ -47,6 +48,19 @@ def _read_test_list(path: Path) -> list[str]:
     if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
         fail(f"{path}: a test list is a YAML list of task ids")
     return items
+
+
+def task_progress(label: str, *, disabled: bool = False) -> Progress:
+    """A transient progress bar on stderr for work over tasks (validation)."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=disabled,
+    )
 
 
 def print_json(data: Any) -> None:

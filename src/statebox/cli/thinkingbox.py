@@ -10,10 +10,9 @@ from urllib.parse import urlsplit
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from statebox.cli.common import err_console, fail, print_json
+from statebox.cli.common import err_console, fail, print_json, task_progress
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.suite import SUITE_NAME, TbRunOptions, TbSuite, bench_task_of, load_tb_suite
 from statebox.compat.thinkingbox.validation import TbTaskValidation, validate_tb_suite
@@ -98,15 +97,7 @@ def list_tasks(suite: TbSuite, json_out: bool) -> None:
 
 def validate(suite: TbSuite, json_out: bool, concurrency: int) -> None:
     """Run the reference and no-op checks on the real servers; exit 1 when a task fails them."""
-    with Progress(
-        TextColumn("validating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=json_out,
-    ) as bar:
+    with task_progress("validating", disabled=json_out) as bar:
         job = bar.add_task("validate", total=len(suite.tasks))
         try:
             results = asyncio.run(validate_tb_suite(suite, concurrency=concurrency, on_done=lambda: bar.advance(job)))

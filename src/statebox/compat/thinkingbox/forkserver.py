@@ -69,7 +69,7 @@ class ForkedChild:
         with anyio.move_on_after(timeout_s):
             if self._pidfd is not None:
                 await anyio.wait_readable(self._pidfd)  # readable once the process has exited
-            while _exists(self.pid):
+            while pid_exists(self.pid):
                 await anyio.sleep(0.001)
             return True
         return False
@@ -276,7 +276,7 @@ def _kill_group(pid: int) -> None:
             kill(pid, signal.SIGKILL)
 
 
-def _exists(pid: int) -> bool:
+def pid_exists(pid: int) -> bool:
     """Whether `pid` is still in the process table (a zombie counts: it is not reaped yet)."""
     try:
         os.kill(pid, 0)

@@ -31,7 +31,7 @@ from mcp import ClientSession
 from mcp.client.stdio import get_default_environment
 
 from statebox.compat.thinkingbox.clockpin import BENCH_NOW, ClockMode, clock_pin_env
-from statebox.compat.thinkingbox.forkserver import ForkedChild, ForkServer, ForkTarget, forked_stdio_client
+from statebox.compat.thinkingbox.forkserver import ForkedChild, ForkServer, ForkTarget, forked_stdio_client, pid_exists
 from statebox.compat.thinkingbox.models import TbServerEntry, TbServers
 from statebox.compat.thinkingbox.stdio_bridge import MessageStreams, message_streams
 from statebox.mcp.errors import ToolServerError
@@ -149,7 +149,7 @@ class ServerLauncher:
         ready = self._ready.get(name) or []
         while ready:
             child, log = ready.pop(0)
-            if template.alive and _running(child.pid):
+            if template.alive and pid_exists(child.pid):
                 self._refill_soon(name)
                 return child, log
             _discard(child, log)
@@ -234,16 +234,6 @@ def _discard(child: ForkedChild, log: IO[Any]) -> None:
     child.kill()
     child.close()
     log.close()
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 async def _kill_and_reap(process: Process) -> None:
