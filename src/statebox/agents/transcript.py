@@ -17,8 +17,9 @@ FINISH_REASONS = (
     "max_steps",  # too many model steps in one agent turn
     "max_tool_errors",  # too many consecutive tool errors
     "timeout",  # the attempt's wall-clock budget ran out
-    "infra_error",  # the harness, a tool server or the model endpoint failed: not an agent outcome
 )
+# Infrastructure failures (a model endpoint, a tool server, statebox itself) never end a trial:
+# the attempt becomes an errors.jsonl entry instead, retried by --resume.
 
 
 class ToolCallEntry(BaseModel):
