@@ -35,7 +35,7 @@ END_TOOL = ToolDef(
 
 
 def customer_prompt(profile: Customer) -> str:
-    facts = "\n".join(f"{f.key}: {f.value}" for f in profile.facts) or "(none)"
+    facts = "\n".join(f"{f.key}: {f.value}" for f in profile.facts) or "(only what the GOAL above says)"
     rules = "\n".join(f"- {r}" for r in profile.rules)
     persona = f"\nPERSONA:\n{profile.persona}\n" if profile.persona else ""
     extra = f"\nMORE RULES:\n{rules}\n" if rules else ""
