@@ -117,3 +117,14 @@ def test_max_retries_bounds_the_requests_of_a_failing_model_call(tmp_path: Path)
     errors = [json.loads(line) for line in (tmp_path / "run" / "errors.jsonl").read_text().splitlines()]
     assert [e["kind"] for e in errors] == ["model_endpoint"] * len(TASKS), errors
     assert requests == 2 * len(TASKS), f"one try and one retry per attempt, got {requests} requests"
+
+
+def test_auto_workers_fork_only_for_large_model_free_campaigns() -> None:
+    from statebox.runner.plan import resolve_workers
+
+    cores = min(os.cpu_count() or 1, 4)
+    assert resolve_workers(3, "llm", 10) == 3, "an explicit --workers is kept"
+    assert resolve_workers(0, "llm", 10_000) == 1, "LLM attempts wait on the network: one process"
+    assert resolve_workers(0, "reference", 199) == 1, "small campaigns do not pay for forking"
+    assert resolve_workers(0, "reference", 800) == cores
+    assert resolve_workers(0, "noop", 800) == cores

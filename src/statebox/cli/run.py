@@ -62,7 +62,14 @@ def run(
     prices: Annotated[Path | None, typer.Option(help="YAML price overrides per model spec.")] = None,
     time_budget: Annotated[float, typer.Option(help="Wall-clock seconds per attempt.")] = 600.0,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
-    workers: Annotated[int, typer.Option(min=1, help="Processes, each running a slice at --concurrency.")] = 1,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Processes, each running a slice at --concurrency; 0 = auto (one per core, up "
+            "to 4, for the reference/no-op agents on 200+ attempts; else 1).",
+        ),
+    ] = 0,
     max_retries: Annotated[int, typer.Option(min=0, help="Retries of a failing model call (429, 5xx, timeouts).")] = 5,
     request_timeout: Annotated[float, typer.Option(help="Seconds before one model call times out.")] = 120.0,
     data: Annotated[

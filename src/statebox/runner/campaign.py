@@ -17,7 +17,7 @@ from statebox.llm.errors import InfrastructureError
 from statebox.llm.pricing import PriceOverrides
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.errors import CampaignError
-from statebox.runner.plan import CampaignConfig, WorkItem, build_manifest, work_items
+from statebox.runner.plan import CampaignConfig, WorkItem, build_manifest, resolve_workers, work_items
 from statebox.runner.progress import CampaignProgress
 from statebox.runner.record import ErrorRecord
 from statebox.runner.source import AttemptSource, source_for
@@ -104,14 +104,18 @@ class Campaign:
         return result
 
     def run_blocking(self) -> CampaignResult:
-        """Run the campaign, in `config.workers` processes when more than one (see runner/workers.py)."""
-        if self.config.workers <= 1:
-            return asyncio.run(self.run())
+        """Run the campaign, in several processes when `config.workers` asks (see runner/workers.py)."""
+        items = self.prepare()
+        workers = resolve_workers(self.config.workers, self.config.agent, len(items))
+        if workers <= 1:
+            with CampaignProgress(len(items), enabled=self.config.progress) as progress:
+                result = asyncio.run(self.execute(items, progress.advance))
+            self.finish()
+            return result
         from statebox.runner.workers import run_in_processes
 
-        items = self.prepare()
         with CampaignProgress(len(items), enabled=self.config.progress) as progress:
-            result = run_in_processes(self, items, self.config.workers, progress.advance)
+            result = run_in_processes(self, items, workers, progress.advance)
         self.finish()
         return result
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -33,7 +34,7 @@ class CampaignConfig:
     judge_model: str | None = None
     repeat: int = 1
     concurrency: int = 4
-    workers: int = 1  # processes; each runs a slice of the attempts at `concurrency`
+    workers: int = 1  # processes, each running a slice at `concurrency`; 0 = auto (resolve_workers)
     retry: RetryPolicy | None = None  # model calls: retries and per-request timeout
     shard: tuple[int, int] | None = None
     resume: bool = False
@@ -69,6 +70,20 @@ class WorkItem:
     model: str | None
     repeat: int
     trial_id: str
+
+
+AUTO_WORKERS_MIN_ATTEMPTS = 200  # below this, forking costs more than it saves
+AUTO_WORKERS_MAX = 4
+
+
+def resolve_workers(requested: int, agent: str, attempts: int) -> int:
+    """Processes to use. Auto (0): one per core (up to 4) for model-free agents on large campaigns,
+    whose attempts are CPU-bound; one for LLM agents, whose attempts wait on the network."""
+    if requested > 0:
+        return requested
+    if agent == "llm" or attempts < AUTO_WORKERS_MIN_ATTEMPTS:
+        return 1
+    return max(1, min(os.cpu_count() or 1, AUTO_WORKERS_MAX))
 
 
 def shard_of(trial: str, shards: int) -> int:
