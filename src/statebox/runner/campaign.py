@@ -107,15 +107,13 @@ class Campaign:
         """Run the campaign, in several processes when `config.workers` asks (see runner/workers.py)."""
         items = self.prepare()
         workers = resolve_workers(self.config.workers, self.config.agent, len(items))
-        if workers <= 1:
-            with CampaignProgress(len(items), enabled=self.config.progress) as progress:
-                result = asyncio.run(self.execute(items, progress.advance))
-            self.finish()
-            return result
-        from statebox.runner.workers import run_in_processes
-
         with CampaignProgress(len(items), enabled=self.config.progress) as progress:
-            result = run_in_processes(self, items, workers, progress.advance)
+            if workers <= 1:
+                result = asyncio.run(self.execute(items, progress.advance))
+            else:
+                from statebox.runner.workers import run_in_processes
+
+                result = run_in_processes(self, items, workers, progress.advance)
         self.finish()
         return result
 

@@ -18,7 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 from statebox.mcp import McpToolSurface, connect_in_memory, running_proxy
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.inmemory import tool_spec
-from statebox.runner.episode import ToolTransport, direct_transport
+from statebox.runner.backend import ToolTransport, direct_transport
 from statebox.tasks import Task
 from statebox.tools import BoundTools, ToolSpec, ToolSurface
 from statebox.tools.arguments import ArgumentValidators
