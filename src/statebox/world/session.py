@@ -84,19 +84,22 @@ class Session:
 
     def update(self, table: str, key: Any, **fields: Any) -> None:
         """Update fields of one row by primary key."""
-        pk = self.spec.table(table).primary_key
+        spec = self.spec.table(table)
         sets = ", ".join(f'"{n}" = ?' for n in fields)
-        self.db.execute(f'UPDATE "{table}" SET {sets} WHERE "{pk}" = ?', [*map(to_sql, fields.values()), key])
+        params = [*map(to_sql, fields.values()), *spec.key_params(key)]
+        self.db.execute(f'UPDATE "{table}" SET {sets} WHERE {spec.key_where()}', params)
 
     # -- effects ---------------------------------------------------------------
     def effects(self) -> Effects:
         """Net changes since the attempt started; cost proportional to what changed."""
         changes: list[RowChange] = []
-        for table, key in self.db.execute("SELECT tbl, pk FROM _sb_changes ORDER BY tbl, pk").fetchall():
-            pk = self.spec.table(table).primary_key
-            cur = self.db.execute(f'SELECT * FROM "{table}" WHERE "{pk}" = ?', (key,)).fetchone()
+        for table, captured in self.db.execute("SELECT tbl, pk FROM _sb_changes ORDER BY tbl, pk").fetchall():
+            spec = self.spec.table(table)
+            params = spec.key_params(captured)
+            cur = self.db.execute(f'SELECT * FROM "{table}" WHERE {spec.key_where()}', params).fetchone()
             now = dict(cur) if cur is not None else None
-            before = self.baseline.row(table, key)
+            before = self.baseline.row(table, params if spec.composite else captured)
+            key = params if spec.composite else captured
             if before is None and now is not None:
                 changes.append(RowChange(table=table, key=key, kind="insert", after=now))
             elif before is not None and now is None:

@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from statebox.world.spec import WorldSpec
+from statebox.world.spec import TableSpec, WorldSpec
 from statebox.world.upsert import apply_rows
 
 INTERNAL_PREFIX = "_sb_"
@@ -44,9 +44,9 @@ def _mark(table: str, key: str) -> str:
     )
 
 
-def _capture_triggers(table: str, pk: str) -> str:
+def _capture_triggers(table: str, spec: TableSpec) -> str:
     """Triggers that remember which rows were touched; their old state stays in the baseline image."""
-    t, new, old = f'"{table}"', f'NEW."{pk}"', f'OLD."{pk}"'
+    t, new, old = f'"{table}"', spec.key_expression("NEW"), spec.key_expression("OLD")
     return f"""
 CREATE TRIGGER "_sb_i_{table}" AFTER INSERT ON {t} BEGIN {_mark(table, new)} END;
 CREATE TRIGGER "_sb_u_{table}" AFTER UPDATE ON {t} BEGIN {_mark(table, old)} {_mark(table, new)} END;
@@ -81,10 +81,11 @@ class Snapshot:
             tables = user_tables(conn)
             cols = {t: tuple(columns(conn, t)) for t in tables}
             for t in tables:
-                pk = spec.table(t).primary_key
-                if pk not in cols[t]:
-                    raise ValueError(f"world {spec.name!r}: table {t!r} has no primary key column {pk!r}")
-                conn.executescript(_capture_triggers(t, pk))
+                table_spec = spec.table(t)
+                missing = [c for c in table_spec.key_columns if c not in cols[t]]
+                if missing:
+                    raise ValueError(f"world {spec.name!r}: table {t!r} has no primary key column(s) {missing}")
+                conn.executescript(_capture_triggers(t, table_spec))
             conn.executemany(
                 "INSERT INTO _sb_sequences VALUES (?, ?, ?)",
                 [(n, s.prefix, s.start) for n, s in spec.sequences.items()],
@@ -119,6 +120,8 @@ class Snapshot:
             if reader is None:
                 reader = self._reader["conn"] = self.open()
                 reader.row_factory = sqlite3.Row
-            pk = self.spec.table(table).primary_key
-            found = reader.execute(f'SELECT * FROM "{table}" WHERE "{pk}" = ?', (key,)).fetchone()
+            table_spec = self.spec.table(table)
+            found = reader.execute(
+                f'SELECT * FROM "{table}" WHERE {table_spec.key_where()}', table_spec.key_params(key)
+            ).fetchone()
         return dict(found) if found is not None else None

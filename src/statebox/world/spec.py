@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -13,11 +15,45 @@ class TableSpec:
     """Judging metadata for one table. Columns themselves come from the DDL."""
 
     name: str
-    primary_key: str = "id"
+    primary_key: str | tuple[str, ...] = "id"  # a tuple for a composite key
     free_text: frozenset[str] = frozenset()  # changed or not, never compared for equality
     dont_care: frozenset[str] = frozenset()  # never judged at all (audit timestamps, ...)
     ledger: bool = False  # side effects outside the database: emails, hand-offs, card refunds
     ignored: bool = False  # a table never judged (e.g. an access log)
+    tolerance: Mapping[str, float] = field(default_factory=dict)  # numbers this close compare equal
+    normalized: frozenset[str] = frozenset()  # dictated text (addresses, names): compared after normalisation
+
+    @property
+    def key_columns(self) -> tuple[str, ...]:
+        return (self.primary_key,) if isinstance(self.primary_key, str) else tuple(self.primary_key)
+
+    @property
+    def composite(self) -> bool:
+        return not isinstance(self.primary_key, str)
+
+    def key_of(self, row: Mapping[str, Any]) -> Any:
+        """A row's key: the value of a single key column, or the list of a composite key's values."""
+        if isinstance(self.primary_key, str):
+            return row[self.primary_key]
+        return [row[c] for c in self.primary_key]
+
+    def key_where(self) -> str:
+        """The WHERE clause that selects one row by key, with one parameter per key column."""
+        return " AND ".join(f'"{c}" = ?' for c in self.key_columns)
+
+    def key_params(self, key: Any) -> list[Any]:
+        """Parameters for key_where from a key as key_of returns it (or its JSON text, as captured)."""
+        if not self.composite:
+            return [key]
+        if isinstance(key, str):
+            key = json.loads(key)
+        return list(key)
+
+    def key_expression(self, alias: str) -> str:
+        """SQL for the key of NEW/OLD in a trigger: the column, or a JSON array of the columns."""
+        if not self.composite:
+            return f'{alias}."{self.primary_key}"'
+        return "json_array(" + ", ".join(f'{alias}."{c}"' for c in self.key_columns) + ")"
 
 
 @dataclass(frozen=True)

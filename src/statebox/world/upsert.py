@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from statebox.world.snapshot import Snapshot
+    from statebox.world.spec import TableSpec
 
 
 class WorldError(ValueError):
@@ -22,10 +23,10 @@ def apply_rows(conn: sqlite3.Connection, snapshot: Snapshot, rows: dict[str, lis
             cols = snapshot.table_columns.get(table)
             if cols is None:
                 raise WorldError(f"unknown table {table!r}; tables are {list(snapshot.tables)}")
-            pk = snapshot.spec.table(table).primary_key
+            spec = snapshot.spec.table(table)
             for i, row in enumerate(items):
-                _check(table, i, row, cols, pk)
-                _upsert(conn, table, pk, i, row)
+                _check(table, i, row, cols, spec.key_columns)
+                _upsert(conn, table, spec, i, row)
     except BaseException:
         conn.execute("ROLLBACK TO apply_rows")
         conn.execute("RELEASE apply_rows")
@@ -33,29 +34,32 @@ def apply_rows(conn: sqlite3.Connection, snapshot: Snapshot, rows: dict[str, lis
     conn.execute("RELEASE apply_rows")
 
 
-def _check(table: str, i: int, row: dict[str, Any], cols: tuple[str, ...], pk: str) -> None:
+def _check(table: str, i: int, row: dict[str, Any], cols: tuple[str, ...], key: tuple[str, ...]) -> None:
     if not isinstance(row, dict):
         raise WorldError(f"table {table!r} row {i}: expected a mapping of column -> value")
     unknown = sorted(set(row) - set(cols))
     if unknown:
         raise WorldError(f"table {table!r} row {i}: unknown column(s) {unknown}; columns are {list(cols)}")
-    if pk not in row:
-        raise WorldError(f"table {table!r} row {i}: missing primary key {pk!r}")
+    missing = [c for c in key if c not in row]
+    if missing:
+        raise WorldError(f"table {table!r} row {i}: missing primary key {', '.join(map(repr, missing))}")
 
 
-def _upsert(conn: sqlite3.Connection, table: str, pk: str, i: int, row: dict[str, Any]) -> None:
+def _upsert(conn: sqlite3.Connection, table: str, spec: TableSpec, i: int, row: dict[str, Any]) -> None:
     names = list(row)
     values = [to_sql(row[n]) for n in names]
+    key = [row[c] for c in spec.key_columns]
     try:
-        exists = conn.execute(f'SELECT 1 FROM "{table}" WHERE "{pk}" = ?', (row[pk],)).fetchone()
+        exists = conn.execute(f'SELECT 1 FROM "{table}" WHERE {spec.key_where()}', key).fetchone()
         if exists:
             sets = ", ".join(f'"{n}" = ?' for n in names)
-            conn.execute(f'UPDATE "{table}" SET {sets} WHERE "{pk}" = ?', [*values, row[pk]])
+            conn.execute(f'UPDATE "{table}" SET {sets} WHERE {spec.key_where()}', [*values, *key])
         else:
             quoted = ", ".join(f'"{n}"' for n in names)
             conn.execute(f'INSERT INTO "{table}" ({quoted}) VALUES ({", ".join("?" * len(names))})', values)
     except sqlite3.IntegrityError as e:
-        raise WorldError(f"table {table!r} row {i} ({pk}={row[pk]!r}): {e}") from None
+        shown = ", ".join(f"{c}={row[c]!r}" for c in spec.key_columns)
+        raise WorldError(f"table {table!r} row {i} ({shown}): {e}") from None
 
 
 def to_sql(value: Any) -> Any:
