@@ -28,9 +28,9 @@ def mutants(required: Effects, rules: JudgingRules) -> list[Mutant]:
     if changes:
         source = next((c for c in changes if c.after is not None), changes[0])
         row = dict(source.after or source.before or {})
-        pk = rules.primary_key(source.table)
-        row[pk] = "__mutant_extra__"
-        extra = RowChange(table=source.table, key=row[pk], kind="insert", after=row)
+        for column in rules.key_columns(source.table):
+            row[column] = "__mutant_extra__"
+        extra = RowChange(table=source.table, key=rules.key_of(source.table, row), kind="insert", after=row)
         out.append(Mutant(f"extra insert into {source.table}", Effects(changes=[*changes, extra])))
     return out
 
@@ -38,8 +38,9 @@ def mutants(required: Effects, rules: JudgingRules) -> list[Mutant]:
 def _mutable_fields(c: RowChange, rules: JudgingRules) -> list[str]:
     if c.kind == "delete" or c.after is None:
         return []
-    pk = rules.primary_key(c.table)
-    return [f for f in c.changed_fields if f != pk and rules.judged(c.table, f) and not rules.free_text(c.table, f)]
+    key = rules.key_columns(c.table)
+    judged = [f for f in c.changed_fields if f not in key and rules.judged(c.table, f)]
+    return [f for f in judged if not rules.free_text(c.table, f)]
 
 
 def _other(value: Any) -> Any:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from statebox.world import WorldSpec
+from statebox.judge.normalize import same_dictated, within_tolerance
+from statebox.world import Row, WorldSpec
 
 
 @dataclass(frozen=True)
@@ -22,8 +24,19 @@ class JudgingRules:
     def table_ignored(self, table: str) -> bool:
         return self.world.table(table).ignored
 
-    def primary_key(self, table: str) -> str:
-        return self.world.table(table).primary_key
+    def key_columns(self, table: str) -> tuple[str, ...]:
+        return self.world.table(table).key_columns
+
+    def key_of(self, table: str, row: Row) -> Any:
+        """The row's key as effects report it: a value, or a list for a composite key."""
+        return self.world.table(table).key_of(row)
+
+    def equivalent(self, table: str, field: str, a: Any, b: Any) -> bool:
+        """Values that differ but count as the same: within the field's tolerance, or dictated text alike."""
+        spec = self.world.table(table)
+        if field in spec.tolerance and within_tolerance(a, b, spec.tolerance[field]):
+            return True
+        return field in spec.normalized and same_dictated(a, b)
 
     def judged(self, table: str, field: str) -> bool:
         spec = self.world.table(table)

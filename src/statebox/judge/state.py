@@ -18,7 +18,7 @@ def judge_state(actual: Effects, required: Effects, rules: JudgingRules) -> Verd
     # Generated ids are the (string) keys of inserted rows; numbers are never taken for ids.
     gen_a = {c.key for c in act if c.kind == "insert" and isinstance(c.key, str)}
     gen_r = {c.key for c in req if c.kind == "insert" and isinstance(c.key, str)}
-    ids = _IdMap(gen_a, gen_r)
+    ids = _IdMap(gen_a, gen_r, rules)
     out: list[Discrepancy] = []
     out += _judge_inserts(act, req, rules, ids)
     out += _judge_keyed(act, req, rules, ids)
@@ -34,28 +34,43 @@ def judge_state(actual: Effects, required: Effects, rules: JudgingRules) -> Verd
 class _IdMap:
     """Generated ids on each side, and the pairing found by matching inserted rows."""
 
-    def __init__(self, gen_a: set[Any], gen_r: set[Any]) -> None:
-        self.gen_a, self.gen_r = gen_a, gen_r
+    def __init__(self, gen_a: set[Any], gen_r: set[Any], rules: JudgingRules) -> None:
+        self.gen_a, self.gen_r, self.rules = gen_a, gen_r, rules
         self.a_to_r: dict[Any, Any] = {}
 
     def same(self, a: Any, r: Any, *, provisional: bool = False) -> bool:
         """Equal values; generated ids are equal when matched (or, while matching, when not yet known)."""
-        if a in self.gen_a and r in self.gen_r:
+        if _hashable(a) and _hashable(r) and a in self.gen_a and r in self.gen_r:
             if a in self.a_to_r:
                 return bool(self.a_to_r[a] == r)
             return provisional
         return bool(a == r)
 
+    def same_field(self, table: str, field: str, a: Any, r: Any, *, provisional: bool = False) -> bool:
+        """`same`, or equivalent by the field's judging rule (numeric tolerance, dictated text)."""
+        return self.same(a, r, provisional=provisional) or self.rules.equivalent(table, field, a, r)
+
     def show(self, a: Any) -> Any:
         """An actual value as it reads on the reference's side (for messages)."""
+        if not _hashable(a):
+            return a
         if a in self.a_to_r:
             return self.a_to_r[a]
         return f"{a} (a new row with no counterpart)" if a in self.gen_a else a
 
 
+def _hashable(value: Any) -> bool:
+    return not isinstance(value, list | dict)
+
+
+def _hk(key: Any) -> Any:
+    """A key usable in a dict: composite keys (lists) become tuples."""
+    return tuple(key) if isinstance(key, list) else key
+
+
 def _judged_fields(table: str, row: Row, rules: JudgingRules) -> list[str]:
-    pk = rules.primary_key(table)
-    return [f for f in row if f != pk and rules.judged(table, f) and not rules.free_text(table, f)]
+    key = rules.key_columns(table)
+    return [f for f in row if f not in key and rules.judged(table, f) and not rules.free_text(table, f)]
 
 
 def _judge_inserts(act: list[RowChange], req: list[RowChange], rules: JudgingRules, ids: _IdMap) -> list[Discrepancy]:
@@ -70,28 +85,37 @@ def _judge_inserts(act: list[RowChange], req: list[RowChange], rules: JudgingRul
     pairs: list[tuple[str, Row, Row]] = []
     out: list[Discrepancy] = []
     for table, (rows_a, rows_r) in sorted(by_table.items()):
-        pk = rules.primary_key(table)
         matched = matching[table]
         pairs += [(table, rows_a[i], rows_r[j]) for i, j in matched]
         used_a, used_r = {i for i, _ in matched}, {j for _, j in matched}
         for i, row in enumerate(rows_a):
             if i not in used_a:
                 out.append(
-                    Discrepancy(kind="extra_effect", table=table, key=row[pk], actual=_visible(table, row, rules))
+                    Discrepancy(
+                        kind="extra_effect",
+                        table=table,
+                        key=rules.key_of(table, row),
+                        actual=_visible(table, row, rules),
+                    )
                 )
         for j, row in enumerate(rows_r):
             if j not in used_r:
                 out.append(
-                    Discrepancy(kind="missing_effect", table=table, key=row[pk], expected=_visible(table, row, rules))
+                    Discrepancy(
+                        kind="missing_effect",
+                        table=table,
+                        key=rules.key_of(table, row),
+                        expected=_visible(table, row, rules),
+                    )
                 )
     for table, a, r in pairs:
         for f in _judged_fields(table, r, rules):
-            if not ids.same(a.get(f), r.get(f)):
+            if not ids.same_field(table, f, a.get(f), r.get(f)):
                 out.append(
                     Discrepancy(
                         kind="wrong_value",
                         table=table,
-                        key=r[rules.primary_key(table)],
+                        key=rules.key_of(table, r),
                         field=f,
                         expected=r.get(f),
                         actual=ids.show(a.get(f)),
@@ -113,10 +137,11 @@ def _match_until_stable(
         previous = dict(ids.a_to_r)
         fresh: dict[Any, Any] = {}
         for table, (rows_a, rows_r) in sorted(by_table.items()):
-            pk = rules.primary_key(table)
             cost = [[_mismatches(table, a, r, rules, ids) for r in rows_r] for a in rows_a]
             matching[table] = min_cost_assignment(cost) if rows_a and rows_r else []
-            fresh.update({rows_a[i][pk]: rows_r[j][pk] for i, j in matching[table]})
+            if not rules.world.table(table).composite:  # only single-column keys are generated ids
+                for i, j in matching[table]:
+                    fresh[rules.key_of(table, rows_a[i])] = rules.key_of(table, rows_r[j])
         ids.a_to_r.clear()
         ids.a_to_r.update(fresh)
         if fresh == previous:
@@ -125,7 +150,8 @@ def _match_until_stable(
 
 
 def _mismatches(table: str, a: Row, r: Row, rules: JudgingRules, ids: _IdMap) -> float:
-    return float(sum(not ids.same(a.get(f), r.get(f), provisional=True) for f in _judged_fields(table, r, rules)))
+    fields = _judged_fields(table, r, rules)
+    return float(sum(not ids.same_field(table, f, a.get(f), r.get(f), provisional=True) for f in fields))
 
 
 def _visible(table: str, row: Row, rules: JudgingRules) -> Row:
@@ -134,11 +160,12 @@ def _visible(table: str, row: Row, rules: JudgingRules) -> Row:
 
 def _judge_keyed(act: list[RowChange], req: list[RowChange], rules: JudgingRules, ids: _IdMap) -> list[Discrepancy]:
     """Updates and deletes of rows that existed before: matched by primary key."""
-    a_by = {(c.table, c.key): c for c in act if c.kind != "insert"}
-    r_by = {(c.table, c.key): c for c in req if c.kind != "insert"}
+    a_by = {(c.table, _hk(c.key)): c for c in act if c.kind != "insert"}
+    r_by = {(c.table, _hk(c.key)): c for c in req if c.kind != "insert"}
     out: list[Discrepancy] = []
-    for table, key in sorted(a_by.keys() | r_by.keys(), key=lambda k: (k[0], str(k[1]))):
-        a, r = a_by.get((table, key)), r_by.get((table, key))
+    for table, hkey in sorted(a_by.keys() | r_by.keys(), key=lambda k: (k[0], str(k[1]))):
+        a, r = a_by.get((table, hkey)), r_by.get((table, hkey))
+        key = (a or r).key  # type: ignore[union-attr]
         if a is not None and r is not None and a.kind == r.kind == "update":
             out += _compare_updates(table, key, a, r, rules, ids)
             continue
@@ -169,7 +196,7 @@ def _compare_updates(
                     )
                 )
             continue
-        if ids.same(a.after.get(f), r.after.get(f)):
+        if ids.same_field(table, f, a.after.get(f), r.after.get(f)):
             continue
         out.append(
             Discrepancy(
