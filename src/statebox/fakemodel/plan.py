@@ -52,7 +52,9 @@ def attempt_mode(mode: Mode, error_rate: float, seed: int | None, opening: str) 
 
 def build_plan(task: Task, domain: Domain, mode: Mode) -> Plan:
     """The steps for a (non-flaky) mode. A mistake that cannot apply leaves the reference as is."""
-    steps = [Step(c, c.tool in domain.tools and domain.tools[c.tool].writes) for c in task.reference]
+    # The customer's own calls happen on the customer's side, when the agent asks for their fact.
+    agent_calls = [c for c in task.reference if c.actor == "agent"]
+    steps = [Step(c, c.tool in domain.tools and domain.tools[c.tool].writes) for c in agent_calls]
     writes = [i for i, s in enumerate(steps) if s.writes]
     if mode in ("reference", "flaky") or not writes:
         return Plan(mode, tuple(steps))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from statebox.judge.rules import JudgingRules
 from statebox.judge.state import judge_state
@@ -10,7 +10,7 @@ from statebox.judge.verdict import Verdict
 from statebox.tasks import RefCall, Suite, Task
 from statebox.tasks.references import ReferenceResolutionError, resolve
 from statebox.tools import BoundTools
-from statebox.world import Effects
+from statebox.world import Effects, Session
 
 
 class ReferenceFailed(RuntimeError):
@@ -21,11 +21,22 @@ class ReferenceFailed(RuntimeError):
         super().__init__(f"task {task.id!r}: reference call {index} ({call.tool}) failed: {error}")
 
 
-def replay(suite: Suite, task: Task, calls: Sequence[RefCall], skip: Iterable[int] = ()) -> Effects:
-    """The effects of running `calls` (except the skipped indexes) from the task's initial state."""
+def replay(
+    suite: Suite,
+    task: Task,
+    calls: Sequence[RefCall],
+    skip: Iterable[int] = (),
+    at_end: Callable[[Session], None] | None = None,
+) -> Effects:
+    """The effects of running `calls` (except the skipped indexes) from the task's initial state.
+
+    Customer calls (`actor: customer`) run with the domain's customer tools. `at_end` sees the
+    session after the last call (validation reads the customer's side there).
+    """
     skipped = set(skip)
     session = suite.open_session(task)
-    tools = BoundTools(suite.domain_of(task).tools, session)
+    domain = suite.domain_of(task)
+    agent, customer = BoundTools(domain.tools, session), BoundTools(domain.customer_tools, session)
     saved: dict[str, object] = {}
     try:
         for i, call in enumerate(calls):
@@ -35,12 +46,15 @@ def replay(suite: Suite, task: Task, calls: Sequence[RefCall], skip: Iterable[in
                 args = resolve(call.args, saved)
             except ReferenceResolutionError as e:
                 raise ReferenceFailed(task, i, call, str(e)) from None
-            outcome = tools.call(call.tool, args)
+            outcome = (customer if call.actor == "customer" else agent).call(call.tool, args)
             if outcome.is_error:
                 raise ReferenceFailed(task, i, call, outcome.text)
             if call.save_as:
                 saved[call.save_as] = outcome.data
-        return session.effects()
+        effects = session.effects()
+        if at_end is not None:
+            at_end(session)
+        return effects
     finally:
         session.close()
 

@@ -7,7 +7,9 @@ from pydantic import BaseModel, Field
 from statebox.judge.mutants import mutants
 from statebox.judge.replay import ReferenceFailed, judge_attempt, replay, required_effects, rules_for
 from statebox.tasks import Suite, Task
-from statebox.world import Effects
+from statebox.tasks.references import references_in
+from statebox.tools import BoundTools
+from statebox.world import Effects, Session
 
 
 class TaskValidation(BaseModel):
@@ -39,7 +41,9 @@ class TaskValidation(BaseModel):
 def validate_task(suite: Suite, task: Task) -> TaskValidation:
     """Run every check on one task; problems are collected, never raised."""
     tools = suite.domain_of(task).tools
-    writes = [i for i, c in enumerate(task.reference) if c.tool in tools and tools[c.tool].writes]
+    writes = [
+        i for i, c in enumerate(task.reference) if c.actor == "agent" and c.tool in tools and tools[c.tool].writes
+    ]
     problems = _lint(suite, task, len(writes))
     result = TaskValidation(
         id=task.id,
@@ -56,7 +60,10 @@ def validate_task(suite: Suite, task: Task) -> TaskValidation:
     )
     try:
         required = required_effects(suite, task)
-        again = replay(suite, task, task.reference)
+        def read_customer_side(session: Session) -> None:
+            result.problems.extend(_customer_side(suite, task, session))
+
+        again = replay(suite, task, task.reference, at_end=read_customer_side)
     except ReferenceFailed as e:
         result.problems.append(str(e))
         return result
@@ -87,11 +94,38 @@ def _needed(suite: Suite, task: Task, index: int, required: list[Effects]) -> bo
     return not judge_attempt(without, required, rules_for(suite, task)).passed
 
 
+def _customer_side(suite: Suite, task: Task, session: Session) -> list[str]:
+    """After the reference, each action-backed fact's action works and shows the fact's value."""
+    actions = BoundTools(suite.domain_of(task).customer_tools, session)
+    problems = []
+    for fact in task.customer.facts:
+        if fact.via is None:
+            continue
+        outcome = actions.call(fact.via.tool, dict(fact.via.args))
+        if outcome.is_error:
+            problems.append(f"fact {fact.key!r}: its action {fact.via.tool} fails after the reference: {outcome.text}")
+        elif fact.value not in outcome.text:
+            problems.append(
+                f"fact {fact.key!r}: value {fact.value!r} is not what {fact.via.tool} shows: {outcome.text[:200]}"
+            )
+    return problems
+
+
 def _lint(suite: Suite, task: Task, writes: int) -> list[str]:
-    tools = suite.domain_of(task).tools
-    problems = [
-        f"reference call {i} uses unknown tool {c.tool!r}" for i, c in enumerate(task.reference) if c.tool not in tools
-    ]
+    domain = suite.domain_of(task)
+    problems = []
+    for i, c in enumerate(task.reference):
+        known = domain.customer_tools if c.actor == "customer" else domain.tools
+        if c.tool not in known:
+            problems.append(f"reference call {i} uses unknown {'customer ' if c.actor == 'customer' else ''}tool "
+                            f"{c.tool!r}")
+    customer_saved = {c.save_as for c in task.reference if c.actor == "customer" and c.save_as}
+    for i, c in enumerate(task.reference):
+        if references_in(c.args) & customer_saved:
+            problems.append(f"reference call {i} uses a customer call's result; use the fact's value instead")
+    for fact in task.customer.facts:
+        if fact.via is not None and fact.via.tool not in domain.customer_tools:
+            problems.append(f"fact {fact.key!r} acts through unknown customer tool {fact.via.tool!r}")
     if not task.read_only and not 1 <= writes <= 8:
         problems.append(f"{writes} state-changing reference calls; a task needs 1 to 8")
     blob = repr([c.args for c in task.reference])

@@ -22,6 +22,7 @@ class Domain:
     task_dir: Path
     description: str = ""
     checks: list[Callable[[Task], list[str]]] = field(default_factory=list)  # domain-specific lint
+    customer_tools: Toolset = field(default_factory=lambda: Toolset([]))  # only the simulated customer's
 
     def build_snapshot(self) -> Snapshot:
         return Snapshot.build(self.world)

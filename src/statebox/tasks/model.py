@@ -5,21 +5,33 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class CustomerAction(Strict):
+    """Something only the customer can do, on the attempt's own state (read a text, upload a document)."""
+
+    tool: str = Field(description="one of the domain's customer tools")
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
 class Fact(Strict):
-    """A private fact the customer releases only when asked, with the words that ask for it."""
+    """A private fact the customer releases only when asked, with the words that ask for it.
+
+    With `via`, the customer first performs that action (e.g. reads the code just texted to them);
+    if the action fails (nothing was sent yet), they say so instead of stating the value.
+    """
 
     key: str
     value: str
     asked_by: list[str] = Field(min_length=1, description="phrases that ask for this fact")
+    via: CustomerAction | None = None
 
 
 class Customer(Strict):
@@ -35,11 +47,15 @@ class Customer(Strict):
 
 
 class RefCall(Strict):
-    """One reference tool call. String arguments may use ${name.field} to refer to earlier results."""
+    """One reference tool call. String arguments may use ${name.field} to refer to earlier results.
+
+    `actor: customer` marks what the customer does at that point (a customer tool, e.g. an upload).
+    """
 
     tool: str
     args: dict[str, Any] = Field(default_factory=dict)
     save_as: str | None = None
+    actor: Literal["agent", "customer"] = "agent"
 
 
 class Expectation(Strict):
@@ -82,5 +98,22 @@ class Task(Strict):
 
     def content_hash(self) -> str:
         """A hash of everything that defines the task."""
-        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        blob = json.dumps(_without_later_defaults(self.model_dump(mode="json")), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+# Fields added after run directories existed, with the value that means "as before": left out of
+# the content hash at that value, so a task that does not use them keeps the hash its runs recorded.
+_LATER_DEFAULTS = {"via": None, "actor": "agent"}
+
+
+def _without_later_defaults(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: _without_later_defaults(v)
+            for k, v in node.items()
+            if not (k in _LATER_DEFAULTS and v == _LATER_DEFAULTS[k])
+        }
+    if isinstance(node, list):
+        return [_without_later_defaults(v) for v in node]
+    return node

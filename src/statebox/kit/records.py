@@ -1,0 +1,54 @@
+"""Helpers every domain's tools share: ids as people type them, lookups with hints, money, the clock."""
+
+from __future__ import annotations
+
+import json
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from statebox.tools import NotFound
+from statebox.world import Row, Session
+
+
+def normalize_id(value: str, prefix: str) -> str:
+    """Accept what people type: 'ord-10234', ' ORD-10234 ' and '10234' all mean ORD-10234."""
+    v = value.strip().upper().replace(" ", "")
+    return f"{prefix}-{v}" if v.isdigit() else v
+
+
+def fetch(db: Session, table: str, key: str, what: str, hint: str) -> Row:
+    """The row with this id, or NotFound naming what was looked for (a long id is shown cut short)."""
+    row = db.one(f'SELECT * FROM "{table}" WHERE id = ?', key)
+    if row is None:
+        raise NotFound(f"no {what} with id {shorten(key)!r}.", hint=hint)
+    return row
+
+
+def shorten(value: Any, limit: int = 60) -> str:
+    """A value as it may be quoted back in an error: at most `limit` characters."""
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def money(value: float | int | str | Decimal) -> float:
+    """An amount rounded half-up to the cent (2.345 -> 2.35), as every policy in the kit states it."""
+    return float(Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)) + 0.0
+
+
+def now_iso(db: Session) -> str:
+    """The attempt's frozen clock, as stored in every timestamp column."""
+    return db.now.isoformat()
+
+
+def today(db: Session) -> str:
+    """The attempt's frozen date (YYYY-MM-DD)."""
+    return db.now.date().isoformat()
+
+
+def json_list(text: str | None) -> list[Any]:
+    return json.loads(text) if text else []
+
+
+def compact(row: Row, *drop: str) -> Row:
+    """A row without empty fields and internal columns: what the agent needs to read."""
+    return {k: v for k, v in row.items() if v is not None and k not in drop}
