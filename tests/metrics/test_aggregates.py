@@ -5,8 +5,9 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from statebox.metrics import (
-    ObservedKOfK,
     TaskCounts,
+    dependable_tasks,
+    is_dependable,
     mean_pass_at_k,
     mean_pass_hat_k,
     mean_pass_hat_k_plugin,
@@ -89,14 +90,32 @@ def test_retention_is_none_when_pass_at_1_is_zero() -> None:
 
 def test_observed_k_of_k_counts_all_pass_tasks_in_canonical_run() -> None:
     # only A passed 4/4, out of 3 tasks
-    assert observed_k_of_k(CANONICAL) == ObservedKOfK(tasks=1, share=1 / 3, k=4)
+    observed = observed_k_of_k(CANONICAL, 4)
+    assert (observed.tasks, observed.total, observed.share, observed.short) == (1, 3, 1 / 3, ())
+    assert observed.canonical
 
 
-def test_observed_k_of_k_has_no_k_when_not_canonical() -> None:
-    observed = observed_k_of_k(RUN)
-    assert (observed.tasks, observed.share, observed.k) == (1, 0.25, None)
+def test_a_short_task_whose_every_attempt_passed_is_not_dependable() -> None:
+    # the example at k = 5: (5, 5), (1, 1), (5, 2) -> one dependable task, one short task
+    counts = [TaskCounts("full", 5, 5), TaskCounts("short", 1, 1), TaskCounts("half", 5, 2)]
+    observed = observed_k_of_k(counts, 5)
+    assert (observed.tasks, observed.short, observed.total) == (1, ("short",), 3)
+    assert observed.share == pytest.approx(1 / 3), "short tasks stay in the share's denominator"
     assert not observed.canonical
+    assert [is_dependable(t, 5) for t in counts] == [True, False, False]
+
+
+def test_a_task_with_no_finished_attempt_is_short_not_dependable() -> None:
+    observed = observed_k_of_k([TaskCounts("A", 3, 3), TaskCounts("errored", 0, 0)], 3)
+    assert (observed.tasks, observed.short, observed.share) == (1, ("errored",), 0.5)
+
+
+def test_observed_k_of_k_names_short_tasks_in_input_order() -> None:
+    observed = observed_k_of_k(RUN, 4)
+    assert (observed.tasks, observed.share, observed.short) == (1, 0.25, ("D",))
+    assert dependable_tasks(RUN, 4) == 1
 
 
 def test_observed_k_of_k_of_no_tasks_has_no_share() -> None:
-    assert observed_k_of_k([]) == ObservedKOfK(tasks=0, share=None, k=None)
+    observed = observed_k_of_k([], 4)
+    assert (observed.tasks, observed.share, observed.short) == (0, None, ())

@@ -1,12 +1,13 @@
 """Metrics: pass@k, pass^k, intervals, cost and Pareto, and paired comparison of runs.
 
-Pure functions over per-task counts, as defined in the design note metrics.md. Imports nothing
-else of statebox and nothing outside the standard library.
+Pure functions over per-task counts, as defined in docs/metrics.md. Imports nothing else of
+statebox and nothing outside the standard library.
 """
 
 from statebox.metrics.aggregates import (
     ObservedKOfK,
     dependable_tasks,
+    is_dependable,
     mean_pass_at_k,
     mean_pass_hat_k,
     mean_pass_hat_k_plugin,
@@ -22,8 +23,15 @@ from statebox.metrics.bootstrap import (
     bootstrap_ratio,
     percentile,
 )
-from statebox.metrics.compare import PairedComparison, compare_runs
-from statebox.metrics.cost import cost_per_dependable_task, cost_per_successful_attempt
+from statebox.metrics.compare import (
+    FDR_LEVEL,
+    PairedComparison,
+    compare_runs,
+    diff_interval,
+    expected_flip,
+    majority_passes,
+)
+from statebox.metrics.cost import Spend, cost_per_dependable_task, cost_per_successful_attempt
 from statebox.metrics.counts import Shortfall, TaskCounts, is_canonical, max_attempts, shortfall
 from statebox.metrics.curves import (
     CurvePoint,
@@ -33,40 +41,63 @@ from statebox.metrics.curves import (
     pass_hat_k_plugin_curve,
 )
 from statebox.metrics.estimators import Estimator, pass_at_k, pass_hat_k, pass_hat_k_plugin
+from statebox.metrics.exact import benjamini_hochberg, fisher_exact
 from statebox.metrics.intervals import (
     ClusteredEstimate,
+    Interval,
+    bounded_mean_interval,
     clustered_standard_error,
+    effective_tasks,
+    estimator_interval,
     pass_at_1_interval,
     pass_at_1_standard_error,
     retention_interval,
+    share_interval,
+    wilson,
 )
 from statebox.metrics.pareto import ParetoPoint, dominates, pareto_frontier
+from statebox.metrics.quantiles import normal_quantile, t_quantile
+from statebox.metrics.ratio import RatioEstimate, ratio_interval
 
 __all__ = [
+    "FDR_LEVEL",
     "MIN_RESAMPLES",
     "ClusteredEstimate",
     "CurvePoint",
     "Estimator",
+    "Interval",
     "ObservedKOfK",
     "PairedComparison",
     "ParetoPoint",
+    "RatioEstimate",
     "Shortfall",
+    "Spend",
     "TaskCounts",
+    "benjamini_hochberg",
     "bootstrap_interval",
     "bootstrap_mean",
     "bootstrap_ratio",
+    "bounded_mean_interval",
     "clustered_standard_error",
     "compare_runs",
     "cost_per_dependable_task",
     "cost_per_successful_attempt",
     "curve",
     "dependable_tasks",
+    "diff_interval",
     "dominates",
+    "effective_tasks",
+    "estimator_interval",
+    "expected_flip",
+    "fisher_exact",
     "is_canonical",
+    "is_dependable",
+    "majority_passes",
     "max_attempts",
     "mean_pass_at_k",
     "mean_pass_hat_k",
     "mean_pass_hat_k_plugin",
+    "normal_quantile",
     "observed_k_of_k",
     "pareto_frontier",
     "pass_at_1",
@@ -79,8 +110,12 @@ __all__ = [
     "pass_hat_k_plugin",
     "pass_hat_k_plugin_curve",
     "percentile",
+    "ratio_interval",
     "retention",
     "retention_interval",
+    "share_interval",
     "shortfall",
+    "t_quantile",
     "task_values",
+    "wilson",
 ]

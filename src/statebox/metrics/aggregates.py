@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
-from statebox.metrics.counts import TaskCounts, is_canonical
+from statebox.metrics.counts import TaskCounts
 from statebox.metrics.estimators import Estimator, pass_at_k, pass_hat_k, pass_hat_k_plugin
 
 
@@ -56,27 +56,42 @@ def retention(counts: Sequence[TaskCounts], k: int) -> float | None:
 
 @dataclass(frozen=True)
 class ObservedKOfK:
-    """Tasks where every attempt passed; `k` is the common n, or None when not canonical."""
+    """Dependable tasks at k: exactly k finished attempts, every one passed.
 
+    `short` names the tasks with fewer than k finished attempts: they are never dependable, they
+    stay in the share's denominator (`total`), and their presence makes a report non-canonical.
+    """
+
+    k: int
     tasks: int
-    share: float | None
-    k: int | None
+    total: int
+    short: tuple[str, ...]
+
+    @property
+    def share(self) -> float | None:
+        return self.tasks / self.total if self.total else None
 
     @property
     def canonical(self) -> bool:
-        """Whether the count means "k out of k" for a single k."""
-        return self.k is not None
+        """True when no task is short, so the count means "k out of k" for every task."""
+        return not self.short
 
 
-def dependable_tasks(counts: Sequence[TaskCounts]) -> int:
-    """Number of tasks with at least one attempt and c == n."""
-    return sum(1 for t in counts if t.n >= 1 and t.c == t.n)
+def is_dependable(task: TaskCounts, k: int) -> bool:
+    """A task is dependable at k when it has exactly k finished attempts and all of them passed."""
+    return k >= 1 and task.n == k and task.c == k
 
 
-def observed_k_of_k(counts: Sequence[TaskCounts]) -> ObservedKOfK:
-    """Count and share (over tasks with n >= 1) of tasks whose every attempt passed."""
-    attempted = sum(1 for t in counts if t.n >= 1)
-    dependable = dependable_tasks(counts)
-    share = dependable / attempted if attempted else None
-    k = counts[0].n if counts and is_canonical(counts) and counts[0].n >= 1 else None
-    return ObservedKOfK(tasks=dependable, share=share, k=k)
+def dependable_tasks(counts: Sequence[TaskCounts], k: int) -> int:
+    """Number of dependable tasks at k (short tasks never count)."""
+    return sum(1 for t in counts if is_dependable(t, k))
+
+
+def observed_k_of_k(counts: Sequence[TaskCounts], k: int) -> ObservedKOfK:
+    """Count and share of dependable tasks at k, over every task given; short tasks named."""
+    return ObservedKOfK(
+        k=k,
+        tasks=dependable_tasks(counts, k),
+        total=len(counts),
+        short=tuple(t.task_id for t in counts if t.n < k),
+    )

@@ -1,53 +1,50 @@
-"""Cost per successful attempt and cost per dependable task (definitions in metrics.md).
+"""Cost per successful attempt and cost per dependable task, each with its interval.
 
-`attempt_costs` maps a task id to the cost of each of its finished attempts; a missing task,
-an empty list or a None entry means the cost is unknown, and the result is then None.
+`spend` maps a task id to what all of that task's attempts cost, *including* attempts that ended
+in an infrastructure error (their usage is money spent); None means some part is unknown, and
+then the result is None. Definitions (docs/metrics.md):
+
+- cost per successful attempt = total spend / number of passed attempts;
+- cost per dependable task = total spend / number of dependable tasks (aggregates.py).
+
+Both are ratios of per-task sums, so their intervals come from `ratio.py` with the task as unit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from statistics import fmean
 
-from statebox.metrics.aggregates import dependable_tasks
-from statebox.metrics.counts import TaskCounts
+from statebox.metrics.aggregates import is_dependable
+from statebox.metrics.counts import TaskCounts, max_attempts
+from statebox.metrics.ratio import RatioEstimate, ratio_interval
 
-AttemptCosts = Mapping[str, Sequence[float | None]]
+Spend = Mapping[str, float | None]
 
 
-def _known_costs(counts: Sequence[TaskCounts], attempt_costs: AttemptCosts) -> list[list[float]]:
-    """Per attempted task, its attempt costs; empty when any of them is unknown."""
-    known = []
-    for task in counts:
-        if task.n < 1:
-            continue
-        costs = attempt_costs.get(task.task_id)
-        if not costs or any(cost is None for cost in costs):
-            return []
-        known.append([cost for cost in costs if cost is not None])
-    return known
+def _task_spend(counts: Sequence[TaskCounts], spend: Spend) -> list[float] | None:
+    values = [spend.get(t.task_id) for t in counts]
+    if any(v is None for v in values):
+        return None
+    return [v for v in values if v is not None]
 
 
 def cost_per_successful_attempt(
-    counts: Sequence[TaskCounts], attempt_costs: AttemptCosts
-) -> float | None:
-    """(sum over tasks of mean attempt cost) / (T x pass@1); None if pass@1 is 0 or cost unknown.
-
-    T x pass@1 equals the sum over tasks of c/n, so that sum is the denominator.
-    """
-    per_task = _known_costs(counts, attempt_costs)
-    expected_successes = sum(t.c / t.n for t in counts if t.n >= 1)
-    if not per_task or expected_successes == 0:
+    counts: Sequence[TaskCounts], spend: Spend, *, repeats: int | None = None, confidence: float = 0.95
+) -> RatioEstimate | None:
+    """Total spend / passed attempts; None when a cost is unknown. `repeats` bounds c per task."""
+    values = _task_spend(counts, spend)
+    if values is None:
         return None
-    return sum(fmean(costs) for costs in per_task) / expected_successes
+    scale = max(repeats or 0, max_attempts(counts), 1)
+    return ratio_interval(values, [float(t.c) for t in counts], scale=scale, confidence=confidence)
 
 
 def cost_per_dependable_task(
-    counts: Sequence[TaskCounts], attempt_costs: AttemptCosts
-) -> float | None:
-    """Cost of all attempts / number of tasks with c == n; None if none, or cost unknown."""
-    per_task = _known_costs(counts, attempt_costs)
-    dependable = dependable_tasks(counts)
-    if not per_task or dependable == 0:
+    counts: Sequence[TaskCounts], spend: Spend, k: int, *, confidence: float = 0.95
+) -> RatioEstimate | None:
+    """Total spend / dependable tasks at k; None when a cost is unknown."""
+    values = _task_spend(counts, spend)
+    if values is None:
         return None
-    return sum(sum(costs) for costs in per_task) / dependable
+    flags = [1.0 if is_dependable(t, k) else 0.0 for t in counts]
+    return ratio_interval(values, flags, scale=1.0, confidence=confidence)

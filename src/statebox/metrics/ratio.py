@@ -1,0 +1,83 @@
+"""Ratios of per-task sums (spend / successes) with an interval that covers both sources of doubt.
+
+R = sum(y) / sum(x) over tasks, where x counts something per task in [0, scale] (passed
+attempts with scale = the repeats, or 1 for a dependable task). The interval is the hull of:
+
+1. the delta-method interval on the log scale, R exp(+/- t se), with se the task-clustered
+   standard error of the linearised log ratio z_t = y_t / mean(y) - x_t / mean(x);
+2. the denominator interval, mean(y) / (scale [q_lo, q_hi]), where [q_lo, q_hi] is the bounded
+   interval (intervals.py) of the share mean(x) / scale.
+
+(1) is right when both sums vary; (2) keeps the interval honest when the successes are few or
+all-or-nothing, where (1) collapses (every task passing every attempt at the same cost gives
+se = 0). When q_lo is 0 the ratio has no upper bound; with no success at all the estimate
+itself is None and only the lower bound is known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import exp, sqrt
+from statistics import fmean
+
+from statebox.metrics.intervals import Interval, bounded_mean_interval, critical_values
+
+
+@dataclass(frozen=True)
+class RatioEstimate:
+    """sum(y) / sum(x) (None when sum(x) is 0) with its interval (None for no tasks)."""
+
+    estimate: float | None
+    interval: Interval | None
+
+
+def _log_delta(numerators: Sequence[float], denominators: Sequence[float], t: float) -> Interval | None:
+    size = len(numerators)
+    mean_y, mean_x = fmean(numerators), fmean(denominators)
+    if size < 2 or mean_y <= 0 or mean_x <= 0:
+        return None
+    z = [y / mean_y - x / mean_x for y, x in zip(numerators, denominators, strict=True)]
+    se = sqrt(sum(v * v for v in z) / (size * (size - 1)))
+    ratio = mean_y / mean_x
+    return Interval(ratio * exp(-t * se), ratio * exp(t * se))
+
+
+def _denominator_only(
+    numerators: Sequence[float], denominators: Sequence[float], scale: float, confidence: float
+) -> Interval | None:
+    share = bounded_mean_interval([x / scale for x in denominators], confidence=confidence)
+    if share is None or share.hi is None:
+        return None
+    mean_y = fmean(numerators)
+    lo = mean_y / (scale * share.hi)
+    hi = None if share.lo == 0 else mean_y / (scale * share.lo)
+    return Interval(lo, hi)
+
+
+def ratio_interval(
+    numerators: Sequence[float], denominators: Sequence[float], *, scale: float, confidence: float = 0.95
+) -> RatioEstimate:
+    """sum(numerators) / sum(denominators) per task, with the hull interval described above."""
+    if len(numerators) != len(denominators):
+        raise ValueError(f"{len(numerators)} numerators but {len(denominators)} denominators")
+    if scale <= 0:
+        raise ValueError(f"scale must be positive, got {scale}")
+    if any(not 0 <= x <= scale for x in denominators):
+        raise ValueError(f"every denominator must lie in [0, {scale}]")
+    if not numerators:
+        return RatioEstimate(None, None)
+    total_x = sum(denominators)
+    estimate = sum(numerators) / total_x if total_x else None
+    _, t = critical_values(len(numerators), confidence)
+    candidates = (
+        _log_delta(numerators, denominators, t),
+        _denominator_only(numerators, denominators, scale, confidence),
+    )
+    parts = [p for p in candidates if p is not None]
+    if not parts:
+        return RatioEstimate(estimate, None)
+    lo = min(p.lo for p in parts)
+    highs = [p.hi for p in parts]
+    hi = None if any(h is None for h in highs) else max(h for h in highs if h is not None)
+    return RatioEstimate(estimate, Interval(lo, hi))
