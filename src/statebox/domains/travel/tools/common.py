@@ -1,0 +1,67 @@
+"""Lookups the travel tools share: rows by id with recoverable errors, and a segment's flight details."""
+
+from __future__ import annotations
+
+from statebox.kit import fetch, normalize_id
+from statebox.tools import NotFound, PreconditionFailed
+from statebox.world import Row, Session
+
+SEGMENT_VIEW = (
+    "SELECT s.id AS segment_id, s.booking_id, s.seq, d.flight_id AS flight_number, f.carrier, f.origin, "
+    "f.destination, d.date, d.scheduled_departure, d.scheduled_arrival, f.distance_km, s.cabin, s.fare_family, "
+    "s.fare_per_pax, s.taxes_per_pax, s.status, s.change_count, s.departure_id, d.status AS flight_status "
+    "FROM segments s JOIN departures d ON d.id = s.departure_id JOIN flights f ON f.id = d.flight_id "
+)
+
+
+def traveller_row(db: Session, traveller_id: str) -> Row:
+    return fetch(db, "travellers", normalize_id(traveller_id, "TRV"), "traveller",
+                 "traveller ids look like TRV-1042; find the account with find_traveller (email or phone).")
+
+
+def booking_row(db: Session, booking_id: str) -> Row:
+    return fetch(db, "bookings", normalize_id(booking_id, "BKG"), "booking",
+                 "booking ids look like BKG-10234; find a booking by its six-character reference and a "
+                 "passenger's last name with find_booking.")
+
+
+def passenger_row(db: Session, passenger_id: str) -> Row:
+    return fetch(db, "passengers", normalize_id(passenger_id, "PAX"), "passenger",
+                 "passenger ids look like PAX-100234; get_booking lists a booking's passengers.")
+
+
+def segment_row(db: Session, segment_id: str) -> Row:
+    sid = normalize_id(segment_id, "SEG")
+    row = db.one(SEGMENT_VIEW + "WHERE s.id = ?", sid)
+    if row is None:
+        raise NotFound(f"no flight segment with id {sid!r}.",
+                       hint="segment ids look like SEG-100234; get_booking lists a booking's segments.")
+    return row
+
+
+def departure_row(db: Session, departure_id: str) -> Row:
+    dep = db.one("SELECT d.*, f.carrier, f.origin, f.destination, f.distance_km FROM departures d "
+                 "JOIN flights f ON f.id = d.flight_id WHERE d.id = ?", departure_id.strip().upper())
+    if dep is None:
+        raise NotFound(f"no departure {departure_id!r}.",
+                       hint="departure ids look like AU312-2026-02-20 (flight number and date); "
+                            "search_flights lists them.")
+    return dep
+
+
+def card_payment(db: Session, booking_id: str) -> Row:
+    pay = db.one("SELECT * FROM payments WHERE booking_id = ? AND method = 'card' ORDER BY id LIMIT 1", booking_id)
+    if pay is None:
+        raise PreconditionFailed(f"booking {booking_id} was not paid by card.",
+                                 hint="money paid with travel credit comes back as travel credit.")
+    return pay
+
+
+def passenger_count(db: Session, booking_id: str) -> int:
+    row = db.one("SELECT COUNT(*) AS n FROM passengers WHERE booking_id = ?", booking_id)
+    return int(row["n"]) if row else 0
+
+
+def holder_of(db: Session, booking_id: str) -> Row:
+    b = booking_row(db, booking_id)
+    return traveller_row(db, b["traveller_id"])
