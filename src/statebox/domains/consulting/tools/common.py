@@ -1,0 +1,61 @@
+"""Lookups the consulting tools share, and the firm's working-day calendar."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from statebox.kit import fetch, normalize_id
+from statebox.tools import InvalidArguments, NotFound, PreconditionFailed
+from statebox.world import Row, Session
+
+HOLIDAYS = frozenset({date(2026, 4, 3), date(2026, 4, 6), date(2026, 5, 25)})
+
+
+def employee_row(db: Session, employee_id: str) -> Row:
+    return fetch(db, "employees", normalize_id(employee_id, "EMP"), "employee",
+                 "employee ids look like EMP-1042; find the employee by work email with find_employee.")
+
+
+def engagement_row(db: Session, engagement_id: str) -> Row:
+    return fetch(db, "engagements", normalize_id(engagement_id, "ENG"), "engagement",
+                 "engagement codes look like ENG-2041; ask the employee to check the code.")
+
+
+def approval_row(db: Session, approval_id: str | None, requester: Row) -> Row | None:
+    """The approval an item is linked to: it must be the requester's and not rejected."""
+    if approval_id is None:
+        return None
+    a = fetch(db, "approval_requests", normalize_id(approval_id, "APR"), "approval request",
+              "approval ids look like APR-50001; create one with create_approval_request.")
+    if a["requester_id"] != requester["id"]:
+        raise PreconditionFailed(f"approval {a['id']} was requested by {a['requester_id']}, not {requester['id']}.")
+    if a["status"] == "rejected":
+        raise PreconditionFailed(f"approval {a['id']} was rejected; nothing can be linked to it.")
+    return a
+
+
+def uploaded_document(db: Session, document_id: str, owner: Row) -> Row:
+    doc = db.one("SELECT * FROM documents WHERE id = ? AND status = 'uploaded'", document_id.strip().upper())
+    if doc is None:
+        raise NotFound(f"no uploaded document {document_id!r}.",
+                       hint="ask the employee to upload it, then list their documents.")
+    if doc["owner_id"] != owner["id"]:
+        raise PreconditionFailed(f"document {doc['id']} belongs to another employee.")
+    return doc
+
+
+def parse_day(value: str, what: str) -> date:
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        raise InvalidArguments(f"{what} must be a date like 2026-03-24, got {value!r}.") from None
+
+
+def working_days(first: date, last: date) -> int:
+    """Monday to Friday from first to last inclusive, without the firm's holidays."""
+    n, day = 0, first
+    while day <= last:
+        if day.weekday() < 5 and day not in HOLIDAYS:
+            n += 1
+        day += timedelta(days=1)
+    return n
