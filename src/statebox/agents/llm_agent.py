@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from importlib.resources import files
 from typing import Any
 
 from statebox.agents.base import Agent, AgentTurn, AttemptContext
 from statebox.agents.transcript import Entry, ToolCallEntry
 from statebox.llm.client import ModelClient
-from statebox.llm.types import Message, ToolCall, ToolDef
+from statebox.llm.errors import ContextOverflowError
+from statebox.llm.toolbox import PreparedTools
+from statebox.llm.types import Completion, Message, ToolCall, ToolDef
 from statebox.tasks import Limits
 from statebox.tools import ToolOutcome
 
@@ -21,7 +24,12 @@ def agent_instructions() -> str:
 
 
 class LlmAgent(Agent):
-    """Drives a model through the tool loop. Tool mistakes are shown to the model, not raised."""
+    """Drives a model through the tool loop. Tool mistakes are shown to the model, not raised.
+
+    The attempt ends with `time_budget` when its wall-clock budget runs out (also in the middle
+    of a model call) and with `context_overflow` when the endpoint says the conversation no
+    longer fits the model: both are what the agent did, not infrastructure failures.
+    """
 
     name = "llm"
 
@@ -46,6 +54,7 @@ class LlmAgent(Agent):
         self.done_marker = done_marker
         self.messages: list[Message] = []
         self.consecutive_errors = 0
+        self._tools: PreparedTools | None = None  # the attempt's tools, encoded once
 
     def system_prompt(self, policy: str) -> list[Message]:
         """The system message(s) that open the conversation."""
@@ -57,20 +66,39 @@ class LlmAgent(Agent):
         if not self.messages:
             self.messages.extend(self.system_prompt(ctx.policy))
         self.messages.append(Message(role="user", content=customer_message))
-        tools = [ToolDef(name=t.name, description=t.description, input_schema=t.input_schema) for t in ctx.tool_specs]
+        if self._tools is None:
+            self._tools = PreparedTools(
+                ToolDef(name=t.name, description=t.description, input_schema=t.input_schema) for t in ctx.tool_specs
+            )
         for _ in range(self.limits.max_steps_per_turn):
-            if ctx.elapsed() > self.time_budget_s:
-                return AgentTurn("", finish_reason="timeout")
-            done = await self._step(ctx, tools)
+            if ctx.elapsed() >= self.time_budget_s:
+                return AgentTurn("", finish_reason="time_budget")
+            done = await self._step(ctx, self._tools)
             if done is not None:
                 return done
         return AgentTurn("", finish_reason="max_steps")
 
-    async def _step(self, ctx: AttemptContext, tools: list[ToolDef]) -> AgentTurn | None:
+    async def _complete(self, ctx: AttemptContext, tools: PreparedTools) -> Completion | AgentTurn:
+        """The model's next reply, or how the attempt ends when there is none."""
+        try:
+            async with asyncio.timeout(self.time_budget_s - ctx.elapsed()):
+                return await self.client.complete(self.messages, tools, seed=ctx.seed)
+        except TimeoutError:
+            if ctx.elapsed() < self.time_budget_s:
+                raise  # not our budget: let the runner see it
+            return AgentTurn("", finish_reason="time_budget")
+        except ContextOverflowError:
+            return AgentTurn("", finish_reason="context_overflow")
+
+    async def _step(self, ctx: AttemptContext, tools: PreparedTools) -> AgentTurn | None:
         """One model call; a text reply ends the turn, tool calls are executed in order."""
-        completion = await self.client.complete(self.messages, tools, seed=ctx.seed)
+        completion = await self._complete(ctx, tools)
+        if isinstance(completion, AgentTurn):
+            return completion
         calls = completion.tool_calls
-        self.messages.append(Message(role="assistant", content=completion.text, tool_calls=calls))
+        self.messages.append(
+            Message(role="assistant", content=completion.text, tool_calls=calls, reasoning=completion.reasoning)
+        )
         ctx.log(
             Entry(
                 role="agent",
@@ -82,6 +110,7 @@ class LlmAgent(Agent):
                     ToolCallEntry(id=c.id, name=c.name, arguments=c.arguments, raw_arguments=c.raw_arguments)
                     for c in calls
                 ],
+                reasoning=completion.reasoning,
             )
         )
         if not calls and not completion.text.strip():

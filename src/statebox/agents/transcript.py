@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from statebox.llm.types import Usage
+from statebox.llm.types import ReasoningBlock, Usage
 
 Speaker = Literal["customer", "agent", "tool"]
 
@@ -16,7 +16,8 @@ FINISH_REASONS = (
     "max_turns",
     "max_steps",  # too many model steps in one agent turn
     "max_tool_errors",  # too many consecutive tool errors
-    "timeout",  # the attempt's wall-clock budget ran out
+    "time_budget",  # the attempt's wall-clock budget ran out (also in the middle of a model call)
+    "context_overflow",  # the model's endpoint said the conversation no longer fits its context
 )
 # Infrastructure failures (a model endpoint, a tool server, statebox itself) never end a trial:
 # the attempt becomes an errors.jsonl entry instead, retried by --resume.
@@ -43,6 +44,7 @@ class Entry(BaseModel):
     usage: Usage | None = None
     cost_usd: float | None = None
     latency_s: float | None = None
+    reasoning: list[ReasoningBlock] = Field(default_factory=list)  # the model's thinking, as returned
 
 
 class Transcript(BaseModel):

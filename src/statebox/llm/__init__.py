@@ -1,23 +1,30 @@
 """Model clients: one async interface over OpenAI-compatible and Anthropic endpoints.
 
 Imports nothing of statebox. `make_client("openai:gpt-4o")` returns a ModelClient whose
-`complete` retries failing endpoints, normalises token usage and prices each call.
+`complete` retries failing endpoints, normalises token usage and prices each call. Requests are
+plain JSON over httpx (no provider SDK): a body is written once per call from parts encoded
+once (tool schemas per PreparedTools, system prompts per client).
 """
 
 from .client import ModelClient, make_client
-from .errors import InfrastructureError
+from .errors import ConfigurationError, ContextOverflowError, InfrastructureError
 from .pricing import ModelPrices, PriceOverrides, cost_usd, price_table_for
 from .retry import RetryPolicy
 from .spec import parse_spec
-from .types import Completion, Message, Role, Sampling, ToolCall, ToolDef, Usage
+from .toolbox import PreparedTools
+from .types import Completion, Message, ReasoningBlock, Role, Sampling, ToolCall, ToolDef, Usage
 
 __all__ = [
     "Completion",
+    "ConfigurationError",
+    "ContextOverflowError",
     "InfrastructureError",
     "Message",
     "ModelClient",
     "ModelPrices",
+    "PreparedTools",
     "PriceOverrides",
+    "ReasoningBlock",
     "RetryPolicy",
     "Role",
     "Sampling",

@@ -1,88 +1,91 @@
-"""Adapter for the native Anthropic Messages API, with prompt caching."""
+"""Adapter for the native Anthropic Messages API, with prompt caching and extended thinking."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-import anthropic
+from ._endpoint import EndpointClient, Reply
+from ._wire import count, dumps, join_object, member, members, str_or_none
+from .retry import MalformedResponse
+from .toolbox import PreparedTools
+from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
-from ._endpoint import EndpointClient, Reply, SdkErrors, classify_sdk_error
-from .retry import EndpointFailure, MalformedResponse
-from .types import Message, Sampling, ToolCall, ToolDef, Usage
-
-_ERRORS = SdkErrors(
-    status=anthropic.APIStatusError,
-    timeout=anthropic.APITimeoutError,
-    connection=anthropic.APIConnectionError,
-    base=anthropic.AnthropicError,
-)
 DEFAULT_MAX_TOKENS = 4096  # the API requires a limit
+API_VERSION = "2023-06-01"
+_CACHE_CONTROL = {"type": "ephemeral"}
+_DIALECT = "anthropic"
 
 
 class AnthropicClient(EndpointClient):
-    """`anthropic:MODEL` over Messages; the SDK's own retries are off."""
+    """`anthropic:MODEL` over Messages, as plain JSON over HTTP."""
 
     provider = "anthropic"
     key_env = "ANTHROPIC_API_KEY"
+    base_url_env = "ANTHROPIC_BASE_URL"
+    default_base_url = "https://api.anthropic.com"
+    path = "/v1/messages"
 
-    def __init__(self, spec: str, **options: Any) -> None:
-        super().__init__(spec, **options)
-        try:
-            self._sdk = anthropic.AsyncAnthropic(
-                api_key=self._resolve_api_key(),
-                base_url=self.base_url,
-                max_retries=0,
-                timeout=self.retry.timeout_s,
-            )
-        except anthropic.AnthropicError as exc:
-            raise ValueError(f"cannot create a client for {spec!r}: {exc}") from exc
+    def _headers(self, api_key: str) -> dict[str, str]:
+        return {"x-api-key": api_key, "anthropic-version": API_VERSION}
 
-    async def aclose(self) -> None:
-        await self._sdk.close()
-
-    def _build_request(
-        self, messages: list[Message], tools: list[ToolDef], tool_choice: str | None, sampling: Sampling
-    ) -> dict[str, Any]:
-        request: dict[str, Any] = {
-            "model": self.model,
-            "max_tokens": sampling.max_tokens or DEFAULT_MAX_TOKENS,
-            "messages": _turns(messages),
-        }
-        system: list[dict[str, Any]] = [
-            {"type": "text", "text": m.content} for m in messages if m.role == "system" and m.content
-        ]
-        if system:
-            system[-1]["cache_control"] = _cache_control()
-            request["system"] = system
-        if tools:
-            request["tools"] = [_tool_param(tool) for tool in tools]
-            request["tools"][-1]["cache_control"] = _cache_control()
-            request["tool_choice"] = _tool_choice_param(tool_choice, sampling.parallel_tool_calls)
+    def _encode(
+        self, messages: list[Message], tools: PreparedTools, tool_choice: str | None, sampling: Sampling
+    ) -> bytes:
+        head: dict[str, Any] = {"model": self.model, "max_tokens": sampling.max_tokens or DEFAULT_MAX_TOKENS}
+        if len(tools):
+            head["tool_choice"] = _tool_choice_param(tool_choice, sampling.parallel_tool_calls)
         if sampling.reasoning_effort is not None:
-            request["output_config"] = {"effort": sampling.reasoning_effort}
+            head["output_config"] = {"effort": sampling.reasoning_effort}
+        if sampling.thinking_budget is not None:
+            head["thinking"] = {"type": "enabled", "budget_tokens": sampling.thinking_budget}
         if sampling.temperature is not None:
-            # This SDK version has no `temperature` argument; the API still takes it.
-            request["extra_body"] = {"temperature": sampling.temperature}
-        return request
+            head["temperature"] = sampling.temperature
+        parts = members(head)
+        system = [m.content for m in messages if m.role == "system" and m.content]
+        if system:
+            blocks = [self._cached_text(_DIALECT, text, _text_block) for text in system[:-1]]
+            blocks.append(self._cached_text(_DIALECT + "-last", system[-1], _cached_text_block))
+            parts.append(member("system", b"[" + b",".join(blocks) + b"]"))
+        parts.append(member("messages", dumps(_turns(messages))))
+        if len(tools):
+            parts.append(member("tools", tools.encoded(_DIALECT, _encode_tools)))
+        return join_object(parts)
 
-    async def _send(self, request: dict[str, Any]) -> Reply:
-        response = await self._sdk.messages.create(**request)
-        blocks = getattr(response, "content", None)
-        if blocks is None:
-            raise MalformedResponse(f"response has no content: {str(response)[:200]}")
-        text = "".join(block.text for block in blocks if block.type == "text")
-        calls = [_tool_call(block) for block in blocks if block.type == "tool_use"]
+    def _read(self, data: dict[str, Any]) -> Reply:
+        blocks = data.get("content")
+        if not isinstance(blocks, list):
+            raise MalformedResponse(f"response has no content: {dumps(data)[:200].decode(errors='replace')}")
+        text: list[str] = []
+        calls: list[ToolCall] = []
+        reasoning: list[ReasoningBlock] = []
+        for block in blocks:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind == "text":
+                text.append(str(block.get("text") or ""))
+            elif kind == "tool_use":
+                calls.append(_tool_call(block))
+            elif kind == "thinking":
+                thought, signature = str(block.get("thinking") or ""), str_or_none(block.get("signature"))
+                reasoning.append(ReasoningBlock(type="thinking", text=thought, signature=signature))
+            elif kind == "redacted_thinking":
+                reasoning.append(ReasoningBlock(type="redacted_thinking", data=str_or_none(block.get("data"))))
         return Reply(
-            text=text,
+            text="".join(text),
             tool_calls=calls,
-            usage=_usage(response.usage),
-            model=response.model,
-            finish_reason=response.stop_reason,
+            usage=_usage(data.get("usage")),
+            model=str_or_none(data.get("model")),
+            finish_reason=str_or_none(data.get("stop_reason")),
+            reasoning=reasoning,
         )
 
-    def _classify(self, exc: Exception) -> EndpointFailure | None:
-        return classify_sdk_error(exc, _ERRORS, self.retry.timeout_s)
+
+def _text_block(text: str) -> bytes:
+    return dumps({"type": "text", "text": text})
+
+
+def _cached_text_block(text: str) -> bytes:
+    return dumps({"type": "text", "text": text, "cache_control": _CACHE_CONTROL})
 
 
 def _turns(messages: list[Message]) -> list[dict[str, Any]]:
@@ -114,7 +117,8 @@ def _blocks(message: Message) -> list[dict[str, Any]]:
         if message.content:
             result["content"] = message.content
         return [result]
-    blocks: list[dict[str, Any]] = []
+    # Thinking blocks go back first and unchanged: the API checks them when tools are used.
+    blocks: list[dict[str, Any]] = [_reasoning_param(r) for r in message.reasoning if r.type != "reasoning"]
     if message.content:
         blocks.append({"type": "text", "text": message.content})
     for call in message.tool_calls:
@@ -123,8 +127,17 @@ def _blocks(message: Message) -> list[dict[str, Any]]:
     return blocks
 
 
-def _cache_control() -> dict[str, str]:
-    return {"type": "ephemeral"}
+def _reasoning_param(block: ReasoningBlock) -> dict[str, Any]:
+    if block.type == "redacted_thinking":
+        return {"type": "redacted_thinking", "data": block.data or ""}
+    return {"type": "thinking", "thinking": block.text, "signature": block.signature or ""}
+
+
+def _encode_tools(tools: tuple[ToolDef, ...]) -> bytes:
+    params = [_tool_param(tool) for tool in tools]
+    if params:
+        params[-1]["cache_control"] = _CACHE_CONTROL
+    return dumps(params)
 
 
 def _tool_param(tool: ToolDef) -> dict[str, Any]:
@@ -145,23 +158,23 @@ def _tool_choice_param(tool_choice: str | None, parallel: bool) -> dict[str, Any
     return choice
 
 
-def _tool_call(block: Any) -> ToolCall:
-    arguments = block.input
+def _tool_call(block: dict[str, Any]) -> ToolCall:
+    call_id, name, arguments = str(block.get("id") or ""), str(block.get("name") or ""), block.get("input")
     if isinstance(arguments, dict):
-        return ToolCall.from_arguments(block.id, block.name, arguments)
+        return ToolCall.from_arguments(call_id, name, arguments)
     raw = arguments if isinstance(arguments, str) else json.dumps(arguments)
-    return ToolCall.from_raw(block.id, block.name, raw)
+    return ToolCall.from_raw(call_id, name, raw)
 
 
 def _usage(raw: Any) -> Usage:
     """input_tokens already excludes cache reads and writes; output includes thinking."""
-    if raw is None:
+    if not isinstance(raw, dict):
         return Usage()
-    details = getattr(raw, "output_tokens_details", None)
+    details = raw.get("output_tokens_details")
     return Usage(
-        input=raw.input_tokens or 0,
-        cached_input=getattr(raw, "cache_read_input_tokens", None) or 0,
-        cache_write=getattr(raw, "cache_creation_input_tokens", None) or 0,
-        output=raw.output_tokens or 0,
-        reasoning=(getattr(details, "thinking_tokens", None) or 0) if details else 0,
+        input=count(raw.get("input_tokens")),
+        cached_input=count(raw.get("cache_read_input_tokens")),
+        cache_write=count(raw.get("cache_creation_input_tokens")),
+        output=count(raw.get("output_tokens")),
+        reasoning=count(details.get("thinking_tokens")) if isinstance(details, dict) else 0,
     )

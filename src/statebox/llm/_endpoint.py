@@ -1,4 +1,4 @@
-"""What both HTTP adapters share: concurrency slots, retries, timing and cost."""
+"""What both HTTP adapters share: the key, concurrency slots, retries, timing and cost."""
 
 from __future__ import annotations
 
@@ -6,23 +6,21 @@ import asyncio
 import os
 import time
 from abc import abstractmethod
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
+from ._http import JsonEndpoint, classify
 from .client import ModelClient
-from .pricing import PriceOverrides, cost_usd, price_table_for
-from .retry import (
-    Endpoint,
-    EndpointFailure,
-    MalformedResponse,
-    RetryPolicy,
-    call_with_retries,
-    retry_after_from_headers,
-)
+from .pricing import PriceOverrides, Pricer, price_table_for
+from .retry import Endpoint, RetryPolicy, call_with_retries
 from .spec import parse_spec
-from .types import Completion, Message, Sampling, ToolCall, ToolDef, Usage
+from .toolbox import PreparedTools, prepared
+from .types import Completion, Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
 PLACEHOLDER_KEY = "not-needed"
+_CACHED_TEXTS = 64  # encoded system prompts kept per client (one per distinct policy in use)
 
 
 @dataclass(frozen=True)
@@ -34,23 +32,17 @@ class Reply:
     usage: Usage
     model: str | None
     finish_reason: str | None
-
-
-@dataclass(frozen=True)
-class SdkErrors:
-    """An SDK's exception classes, so one function can classify both SDKs' errors."""
-
-    status: type[Exception]
-    timeout: type[Exception]
-    connection: type[Exception]
-    base: type[Exception]
+    reasoning: list[ReasoningBlock] = field(default_factory=list)
 
 
 class EndpointClient(ModelClient):
-    """A ModelClient calling an HTTP API; adapters build, send and read requests."""
+    """A ModelClient calling an HTTP API; adapters encode requests and read replies."""
 
     provider: str
     key_env: str
+    base_url_env: str  # read when no base URL is given, as the SDKs do
+    default_base_url: str
+    path: str  # appended to the base URL
 
     def __init__(
         self,
@@ -69,26 +61,39 @@ class EndpointClient(ModelClient):
         self.model = parse_spec(spec)[1]
         self.base_url = base_url
         self.retry = retry or RetryPolicy()
-        self._api_key = api_key
         self._prices = prices
+        self._pricer = Pricer(spec, prices)
         self._slots = asyncio.Semaphore(max_concurrency)
         self._endpoint = Endpoint(self.provider, spec, base_url, self.key_env)
+        self._texts: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        key = self._resolve_api_key(api_key)
+        root = (base_url or os.environ.get(self.base_url_env) or self.default_base_url).rstrip("/")
+        self._http = JsonEndpoint(
+            root + self.path,
+            self._headers(key),
+            timeout_s=self.retry.timeout_s,
+            max_connections=max_concurrency,
+        )
 
     async def complete(
         self,
         messages: list[Message],
-        tools: list[ToolDef] | None = None,
+        tools: Iterable[ToolDef] | None = None,
         *,
         tool_choice: str | None = None,
         seed: int | None = None,
     ) -> Completion:
         sampling = self.sampling if seed is None else self.sampling.model_copy(update={"seed": seed})
-        request = self._build_request(messages, tools or [], tool_choice, sampling)
+        body = self._encode(messages, prepared(tools), tool_choice, sampling)
+
+        async def send() -> Reply:
+            return self._read(await self._http.post(body))
+
         async with self._slots:
             started = time.monotonic()
             reply, retries = await call_with_retries(
-                lambda: self._send(request),
-                classify=self._classify,
+                send,
+                classify=lambda exc: classify(exc, self.retry.timeout_s),
                 policy=self.retry,
                 endpoint=self._endpoint,
             )
@@ -96,54 +101,55 @@ class EndpointClient(ModelClient):
         return Completion(
             text=reply.text,
             tool_calls=reply.tool_calls,
+            reasoning=reply.reasoning,
             usage=reply.usage,
-            cost_usd=cost_usd(self.spec, reply.usage, self._prices),
+            cost_usd=self._pricer.cost(reply.usage),
             model=reply.model or self.model,
             finish_reason=reply.finish_reason,
             latency_s=latency,
             retries=retries,
         )
 
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
     def price_table(self) -> dict[str, Any] | None:
         return price_table_for(self.spec, self._prices)
 
-    def _resolve_api_key(self) -> str | None:
+    def _resolve_api_key(self, explicit: str | None) -> str:
         """The explicit key, else the environment's, else a placeholder for a base URL."""
-        key = self._api_key or os.environ.get(self.key_env)
-        if key is None and self.base_url is not None:
+        key = explicit or os.environ.get(self.key_env)
+        if key:
+            return key
+        if self.base_url is not None:
             return PLACEHOLDER_KEY
-        return key
+        raise ValueError(
+            f"{self.spec} needs an API key: set {self.key_env}"
+            + (" (or give --base-url for a local server)" if self.provider == "openai" else "")
+        )
+
+    def _cached_text(self, dialect: str, text: str, encode: Callable[[str], bytes]) -> bytes:
+        """`encode(text)`, remembered: system prompts are the same on every call of an attempt."""
+        key = (dialect, text)
+        cached = self._texts.get(key)
+        if cached is not None:
+            self._texts.move_to_end(key)
+            return cached
+        cached = self._texts[key] = encode(text)
+        if len(self._texts) > _CACHED_TEXTS:
+            self._texts.popitem(last=False)
+        return cached
 
     @abstractmethod
-    def _build_request(
-        self, messages: list[Message], tools: list[ToolDef], tool_choice: str | None, sampling: Sampling
-    ) -> dict[str, Any]:
-        """The SDK call's keyword arguments."""
+    def _headers(self, api_key: str) -> dict[str, str]:
+        """Authentication and version headers."""
 
     @abstractmethod
-    async def _send(self, request: dict[str, Any]) -> Reply:
-        """Send one request; raise the SDK's error or MalformedResponse on failure."""
+    def _encode(
+        self, messages: list[Message], tools: PreparedTools, tool_choice: str | None, sampling: Sampling
+    ) -> bytes:
+        """The request body."""
 
     @abstractmethod
-    def _classify(self, exc: Exception) -> EndpointFailure | None:
-        """Describe an endpoint failure; None for exceptions that are not one."""
-
-
-def classify_sdk_error(exc: Exception, errors: SdkErrors, timeout_s: float) -> EndpointFailure | None:
-    """Map an SDK exception to an EndpointFailure, or None if it is not an SDK error."""
-    if isinstance(exc, MalformedResponse):
-        return EndpointFailure(status=200, message=str(exc))
-    if isinstance(exc, errors.status):
-        response = getattr(exc, "response", None)
-        headers = response.headers if response is not None else {}
-        status = int(getattr(exc, "status_code", 0))
-        message = getattr(exc, "message", str(exc))
-        return EndpointFailure.from_status(status, message, retry_after_from_headers(headers))
-    if isinstance(exc, errors.timeout):
-        return EndpointFailure(status=None, message=f"request timed out after {timeout_s:g} s")
-    if isinstance(exc, errors.connection):
-        cause = exc.__cause__ or exc
-        return EndpointFailure(status=None, message=f"connection failed: {cause!r}")
-    if isinstance(exc, errors.base):
-        return EndpointFailure(status=None, message=str(exc), retryable=False)
-    return None
+    def _read(self, data: dict[str, Any]) -> Reply:
+        """The reply in a 2xx body; MalformedResponse when it holds none."""

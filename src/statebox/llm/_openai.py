@@ -2,87 +2,90 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-import openai
+from ._endpoint import EndpointClient, Reply
+from ._wire import count, dumps, join_object, member, members, str_or_none
+from .retry import MalformedResponse
+from .toolbox import PreparedTools
+from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
-from ._endpoint import EndpointClient, Reply, SdkErrors, classify_sdk_error
-from .retry import EndpointFailure, MalformedResponse
-from .types import Message, Sampling, ToolCall, ToolDef, Usage
-
-_ERRORS = SdkErrors(
-    status=openai.APIStatusError,
-    timeout=openai.APITimeoutError,
-    connection=openai.APIConnectionError,
-    base=openai.OpenAIError,
-)
 _NAMED_CHOICES = ("auto", "none", "required")
+_DIALECT = "openai"
 
 
 class OpenAIClient(EndpointClient):
-    """`openai:MODEL` over Chat Completions; the SDK's own retries are off."""
+    """`openai:MODEL` over Chat Completions, as plain JSON over HTTP."""
 
     provider = "openai"
     key_env = "OPENAI_API_KEY"
+    base_url_env = "OPENAI_BASE_URL"
+    default_base_url = "https://api.openai.com/v1"
+    path = "/chat/completions"
 
     def __init__(self, spec: str, **options: Any) -> None:
         super().__init__(spec, **options)
-        try:
-            self._sdk = openai.AsyncOpenAI(
-                api_key=self._resolve_api_key(),
-                base_url=self.base_url,
-                max_retries=0,
-                timeout=self.retry.timeout_s,
-            )
-        except openai.OpenAIError as exc:
-            raise ValueError(f"cannot create a client for {spec!r}: {exc}") from exc
         # OpenAI's reasoning models refuse `max_tokens`; many local servers only know it.
         self._max_tokens_key = "max_completion_tokens" if self.base_url is None else "max_tokens"
 
-    async def aclose(self) -> None:
-        await self._sdk.close()
+    def _headers(self, api_key: str) -> dict[str, str]:
+        headers = {"authorization": f"Bearer {api_key}"}
+        for env, header in (("OPENAI_ORG_ID", "openai-organization"), ("OPENAI_PROJECT_ID", "openai-project")):
+            if os.environ.get(env):
+                headers[header] = os.environ[env]
+        return headers
 
-    def _build_request(
-        self, messages: list[Message], tools: list[ToolDef], tool_choice: str | None, sampling: Sampling
-    ) -> dict[str, Any]:
-        request: dict[str, Any] = {
-            "model": self.model,
-            "messages": [_message_param(message) for message in messages],
-        }
-        if tools:
-            request["tools"] = [_tool_param(tool) for tool in tools]
-            request["parallel_tool_calls"] = sampling.parallel_tool_calls
+    def _encode(
+        self, messages: list[Message], tools: PreparedTools, tool_choice: str | None, sampling: Sampling
+    ) -> bytes:
+        head: dict[str, Any] = {"model": self.model}
+        if len(tools):
+            head["parallel_tool_calls"] = sampling.parallel_tool_calls
             if tool_choice is not None:
-                request["tool_choice"] = _tool_choice_param(tool_choice)
+                head["tool_choice"] = _tool_choice_param(tool_choice)
         optional = {
             "temperature": sampling.temperature,
             "seed": sampling.seed,
             self._max_tokens_key: sampling.max_tokens,
             "reasoning_effort": sampling.reasoning_effort,
         }
-        request.update({key: value for key, value in optional.items() if value is not None})
-        return request
+        head.update({key: value for key, value in optional.items() if value is not None})
+        parts = members(head)
+        parts.append(member("messages", b"[" + b",".join(self._message(m) for m in messages) + b"]"))
+        if len(tools):
+            parts.append(member("tools", tools.encoded(_DIALECT, _encode_tools)))
+        return join_object(parts)
 
-    async def _send(self, request: dict[str, Any]) -> Reply:
-        response = await self._sdk.chat.completions.create(**request)
-        choices = getattr(response, "choices", None)
-        if not choices:
-            raise MalformedResponse(f"response has no choices: {str(response)[:200]}")
+    def _message(self, message: Message) -> bytes:
+        if message.role == "system":
+            return self._cached_text(_DIALECT, message.content, _system_message)
+        return dumps(_message_param(message))
+
+    def _read(self, data: dict[str, Any]) -> Reply:
+        choices = data.get("choices")
+        if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
+            raise MalformedResponse(f"response has no choices: {dumps(data)[:200].decode(errors='replace')}")
         choice = choices[0]
-        message = choice.message
+        message = choice.get("message")
+        if not isinstance(message, dict):
+            raise MalformedResponse("response choice has no message")
         return Reply(
-            text=message.content or "",
-            tool_calls=_tool_calls(message.tool_calls or []),
-            usage=_usage(response.usage),
-            model=response.model,
-            finish_reason=choice.finish_reason,
+            text=_text(message.get("content")),
+            tool_calls=_tool_calls(message.get("tool_calls") or []),
+            usage=_usage(data.get("usage")),
+            model=str_or_none(data.get("model")),
+            finish_reason=str_or_none(choice.get("finish_reason")),
+            reasoning=_reasoning(message),
         )
 
-    def _classify(self, exc: Exception) -> EndpointFailure | None:
-        return classify_sdk_error(exc, _ERRORS, self.retry.timeout_s)
+
+def _system_message(content: str) -> bytes:
+    return dumps({"role": "system", "content": content})
 
 
 def _message_param(message: Message) -> dict[str, Any]:
+    """A message as Chat Completions takes it (reasoning text is never sent back)."""
     if message.role == "tool":
         return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
     if message.role == "assistant" and message.tool_calls:
@@ -100,6 +103,10 @@ def _tool_call_param(call: ToolCall) -> dict[str, Any]:
     return {"id": call.id, "type": "function", "function": function}
 
 
+def _encode_tools(tools: tuple[ToolDef, ...]) -> bytes:
+    return dumps([_tool_param(tool) for tool in tools])
+
+
 def _tool_param(tool: ToolDef) -> dict[str, Any]:
     function = {"name": tool.name, "description": tool.description, "parameters": tool.input_schema}
     return {"type": "function", "function": function}
@@ -111,29 +118,48 @@ def _tool_choice_param(tool_choice: str) -> str | dict[str, Any]:
     return {"type": "function", "function": {"name": tool_choice}}
 
 
-def _tool_calls(raw_calls: list[Any]) -> list[ToolCall]:
+def _text(content: Any) -> str:
+    """Message content: a string, or (some servers) a list of text parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return ""
+
+
+def _tool_calls(raw_calls: Any) -> list[ToolCall]:
+    if not isinstance(raw_calls, list):
+        raise MalformedResponse("tool_calls is not a list")
     calls = []
     for index, raw in enumerate(raw_calls):
-        function = getattr(raw, "function", None)
-        if function is None:  # a non-function tool type; nothing the agent loop can run
+        function = raw.get("function") if isinstance(raw, dict) else None
+        if not isinstance(function, dict):  # a non-function tool type; nothing the agent loop can run
             continue
-        call_id = raw.id or f"call_{index}"
-        calls.append(ToolCall.from_raw(call_id, function.name, function.arguments or ""))
+        call_id = raw.get("id") or f"call_{index}"
+        arguments = function.get("arguments")
+        raw_arguments = arguments if isinstance(arguments, str) else dumps(arguments).decode() if arguments else ""
+        calls.append(ToolCall.from_raw(str(call_id), str(function.get("name") or ""), raw_arguments))
     return calls
+
+
+def _reasoning(message: dict[str, Any]) -> list[ReasoningBlock]:
+    """Reasoning text some servers return beside the content (vLLM, DeepSeek, OpenRouter)."""
+    text = message.get("reasoning_content") or message.get("reasoning")
+    return [ReasoningBlock(type="reasoning", text=text)] if isinstance(text, str) and text else []
 
 
 def _usage(raw: Any) -> Usage:
     """input = prompt_tokens - cached_tokens; output = completion_tokens (with reasoning)."""
-    if raw is None:
+    if not isinstance(raw, dict):
         return Usage()
-    prompt_details = getattr(raw, "prompt_tokens_details", None)
-    output_details = getattr(raw, "completion_tokens_details", None)
-    cached = (getattr(prompt_details, "cached_tokens", None) or 0) if prompt_details else 0
-    reasoning = (getattr(output_details, "reasoning_tokens", None) or 0) if output_details else 0
-    prompt = raw.prompt_tokens or 0
+    prompt_details = raw.get("prompt_tokens_details") or {}
+    output_details = raw.get("completion_tokens_details") or {}
+    cached = count(prompt_details.get("cached_tokens")) if isinstance(prompt_details, dict) else 0
+    reasoning = count(output_details.get("reasoning_tokens")) if isinstance(output_details, dict) else 0
+    prompt = count(raw.get("prompt_tokens"))
     return Usage(
         input=max(prompt - cached, 0),
         cached_input=cached,
-        output=raw.completion_tokens or 0,
+        output=count(raw.get("completion_tokens")),
         reasoning=reasoning,
     )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from types import TracebackType
 from typing import Any, Self
 
@@ -33,14 +33,15 @@ class ModelClient(ABC):
     async def complete(
         self,
         messages: list[Message],
-        tools: list[ToolDef] | None = None,
+        tools: Iterable[ToolDef] | None = None,
         *,
         tool_choice: str | None = None,
         seed: int | None = None,
     ) -> Completion:
         """Ask the model for its next turn.
 
-        `tool_choice` (used only when tools are given): None for the provider's default,
+        `tools` may be a PreparedTools, built once per attempt, so the schemas are encoded
+        once rather than on every call. `tool_choice` (used only when tools are given): None for the provider's default,
         "auto", "none", "required", or a tool name to force that tool. `seed`, when given,
         replaces `sampling.seed` for this call (e.g. one seed per attempt).
         Raises InfrastructureError when the endpoint fails; what the model got wrong is
@@ -80,11 +81,11 @@ def make_client(
     """A client for `openai:MODEL` (any Chat Completions endpoint) or `anthropic:MODEL`.
 
     Keys come from `api_key` or OPENAI_API_KEY / ANTHROPIC_API_KEY; with a `base_url` and
-    no key, a placeholder is sent so local servers work. At most `max_concurrency`
+    no key, a placeholder is sent so local servers work; with neither, ValueError (before any
+    request). Requests are plain JSON over httpx: no provider SDK is involved. At most `max_concurrency`
     requests of this client are in flight at once.
     """
     provider, _ = parse_spec(spec)
-    _require_sdk(provider, spec)
     options: dict[str, Any] = {
         "base_url": base_url,
         "api_key": api_key,
@@ -100,8 +101,3 @@ def make_client(
     from ._anthropic import AnthropicClient
 
     return AnthropicClient(spec, **options)
-
-
-def _require_sdk(package: str, spec: str) -> None:
-    if importlib.util.find_spec(package) is None:
-        raise ImportError(f"model spec {spec!r} needs the '{package}' package; install it with `pip install {package}`")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import genai_prices
 import yaml
-from genai_prices.types import PriceCalculation
+from genai_prices.data_snapshot import get_snapshot
+from genai_prices.types import ModelInfo, PriceCalculation, Provider
 from pydantic import BaseModel, ConfigDict, RootModel, field_validator
 
 from .spec import parse_spec
@@ -78,6 +80,30 @@ def cost_usd(spec: str, usage: Usage, overrides: PriceOverrides | None = None) -
     return None if calc is None else float(calc.total_price)
 
 
+class Pricer:
+    """`cost_usd` for one spec, with the catalogue's model looked up once, not on every call."""
+
+    def __init__(self, spec: str, overrides: PriceOverrides | None = None) -> None:
+        self._override = overrides.get(spec) if overrides else None
+        self._catalogue: tuple[Provider, ModelInfo] | None = None
+        if self._override is None:
+            provider, model = parse_spec(spec)
+            try:
+                self._catalogue = get_snapshot().find_provider_model(model, None, provider, None)
+            except LookupError:
+                self._catalogue = None
+
+    def cost(self, usage: Usage) -> float | None:
+        """The same as `cost_usd(spec, usage, overrides)`."""
+        if self._override is not None:
+            return self._override.cost(usage)
+        if self._catalogue is None:
+            return None
+        provider, model = self._catalogue
+        calc = model.calc_price(_catalogue_usage(usage), provider, genai_request_timestamp=datetime.now(UTC))
+        return float(calc.total_price)
+
+
 def price_table_for(spec: str, overrides: PriceOverrides | None = None) -> dict[str, Any] | None:
     """The prices `cost_usd` uses for `spec` (for the run manifest), or None if unknown.
 
@@ -121,13 +147,16 @@ def _base_price(value: Any) -> float:
 def _catalogue_price(spec: str, usage: Usage) -> PriceCalculation | None:
     """genai-prices' calculation for `spec`, or None when the catalogue lacks the model."""
     provider, model = parse_spec(spec)
-    catalogue_usage = genai_prices.Usage(
+    try:
+        return genai_prices.calc_price(_catalogue_usage(usage), model, provider_id=provider)
+    except LookupError:
+        return None
+
+
+def _catalogue_usage(usage: Usage) -> genai_prices.Usage:
+    return genai_prices.Usage(
         input_tokens=usage.input + usage.cached_input + usage.cache_write,
         cache_read_tokens=usage.cached_input,
         cache_write_tokens=usage.cache_write,
         output_tokens=usage.output,
     )
-    try:
-        return genai_prices.calc_price(catalogue_usage, model, provider_id=provider)
-    except LookupError:
-        return None

@@ -9,13 +9,19 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import TypeVar
+from typing import Literal, TypeVar
 
-from .errors import InfrastructureError
+from .errors import ConfigurationError, ContextOverflowError, InfrastructureError
 
 T = TypeVar("T")
 
 RETRYABLE_STATUSES = frozenset({408, 429})
+FailureKind = Literal["endpoint", "configuration", "context_overflow"]
+_ERROR_CLASSES: dict[str, type[InfrastructureError]] = {
+    "endpoint": InfrastructureError,
+    "configuration": ConfigurationError,
+    "context_overflow": ContextOverflowError,
+}
 
 
 @dataclass(frozen=True)
@@ -42,12 +48,17 @@ class RetryPolicy:
 
 @dataclass(frozen=True)
 class EndpointFailure:
-    """A provider-neutral view of one failed request; status None means no response."""
+    """A provider-neutral view of one failed request; status None means no response.
+
+    `kind`: "configuration" (a bad key, no access, an unknown model: every call would fail
+    alike), "context_overflow" (the prompt does not fit the model), else "endpoint".
+    """
 
     status: int | None
     message: str
     retry_after_s: float | None = None
     retryable: bool = True
+    kind: FailureKind = "endpoint"
 
     @classmethod
     def from_status(cls, status: int, message: str, retry_after_s: float | None = None) -> EndpointFailure:
@@ -57,7 +68,7 @@ class EndpointFailure:
 
 
 class MalformedResponse(Exception):
-    """The endpoint answered 200 with something that is not a reply (retried)."""
+    """The endpoint answered 2xx with something that is not a reply (retried like a 5xx)."""
 
 
 @dataclass(frozen=True)
@@ -110,9 +121,9 @@ async def call_with_retries(
 ) -> tuple[T, int]:
     """Run `send` until it succeeds; return its result and the number of retries.
 
-    `classify` turns an SDK exception into an EndpointFailure, or None to let it
+    `classify` turns an exception into an EndpointFailure, or None to let it
     propagate unchanged. A failure that is not retryable, or one left when the budget is
-    spent, is raised as InfrastructureError.
+    spent, is raised as InfrastructureError (ConfigurationError, ContextOverflowError by kind).
     """
     retry = 0
     while True:
@@ -132,7 +143,7 @@ def _give_up(endpoint: Endpoint, failure: EndpointFailure, *, attempts: int) -> 
     message = failure.message
     if failure.status in (401, 403):
         message += f" (check the API key, e.g. {endpoint.key_env})"
-    return InfrastructureError(
+    return _ERROR_CLASSES[failure.kind](
         provider=endpoint.provider,
         spec=endpoint.spec,
         base_url=endpoint.base_url,

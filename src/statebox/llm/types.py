@@ -47,10 +47,26 @@ class ToolCall(BaseModel):
         return cls(id=id, name=name, arguments=arguments, raw_arguments=json.dumps(arguments))
 
 
+class ReasoningBlock(BaseModel):
+    """The model's reasoning in one reply, as the provider returned it.
+
+    `thinking` (Anthropic: `text` and its `signature`) and `redacted_thinking` (Anthropic:
+    opaque `data`) must go back to the API unchanged with the assistant turn that made them;
+    `reasoning` is an OpenAI-compatible server's reasoning text, recorded but not sent back.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    type: Literal["thinking", "redacted_thinking", "reasoning"]
+    text: str = ""
+    signature: str | None = None
+    data: str | None = None
+
+
 class Message(BaseModel):
     """One conversation turn.
 
-    `tool_calls` belongs on assistant messages; `tool_call_id` and `is_error` on tool
+    `tool_calls` and `reasoning` belong on assistant messages; `tool_call_id` and `is_error` on tool
     messages. Anthropic receives `is_error` as a flag; OpenAI has no such flag, so the
     content of an error result should say that it is an error.
     System messages are sent to Anthropic as the top-level system prompt, in order.
@@ -61,6 +77,7 @@ class Message(BaseModel):
     tool_calls: list[ToolCall] = Field(default_factory=list)
     tool_call_id: str | None = None
     is_error: bool = False
+    reasoning: list[ReasoningBlock] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _tool_results_name_their_call(self) -> Message:
@@ -111,6 +128,8 @@ class Usage(BaseModel):
 class Sampling(BaseModel):
     """Generation settings sent with every call; None leaves the provider's default.
 
+    `thinking_budget` turns on Anthropic's extended thinking with that many tokens (it must
+    be below `max_tokens`); OpenAI-compatible endpoints do not get it.
     `max_tokens` goes out as `max_completion_tokens` to api.openai.com, as `max_tokens` to
     other OpenAI-compatible servers, and defaults to 4096 for Anthropic, which requires it.
     Anthropic has no seed; it is not sent there. `reasoning_effort` is OpenAI's
@@ -123,19 +142,22 @@ class Sampling(BaseModel):
     seed: int | None = None
     max_tokens: int | None = None
     reasoning_effort: str | None = None
+    thinking_budget: int | None = None
     parallel_tool_calls: bool = False
 
 
 class Completion(BaseModel):
     """The model's reply to one `complete` call.
 
-    `latency_s` covers every attempt and back-off wait, not the wait for a concurrency
-    slot; `retries` counts attempts after the first. `cost_usd` is None when no price is
-    known for the model.
+    `reasoning` holds the reply's reasoning blocks (see ReasoningBlock); put them on the
+    assistant Message of this reply so they go back with it. `latency_s` covers every
+    attempt and back-off wait, not the wait for a concurrency slot; `retries` counts
+    attempts after the first. `cost_usd` is None when no price is known for the model.
     """
 
     text: str
     tool_calls: list[ToolCall] = Field(default_factory=list)
+    reasoning: list[ReasoningBlock] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float | None = None
     model: str

@@ -1,0 +1,174 @@
+"""statebox's own CPU per model turn: an LLM-agent campaign on retail against an instant fake model.
+
+    python benchmarks/bench_model_turn.py                      # 3 runs of 42 tasks x 2 repeats at concurrency 16
+    python benchmarks/bench_model_turn.py --runs 1 --repeat 1  # a quick look
+    python benchmarks/bench_model_turn.py --profile            # also cProfile one campaign
+
+The fake model (`statebox fake-model retail`, latency 0) runs in its own process, so its CPU is not
+counted. The campaign runs in this process (one worker, `--user scripted`, in-process MCP); the
+CPU time of this process (user + system, `time.process_time`) over the campaign, divided by the
+model calls it made, is the CPU per model turn. A 1-attempt warm-up campaign runs first, so imports
+and first-use costs are not counted. Every model call of these campaigns is an agent call (the
+scripted customer and the state judge use no model).
+
+To compare with an older checkout, run the same script with that checkout's `src` first on the path:
+
+    git worktree add /tmp/sb-before HEAD~3
+    PYTHONPATH=/tmp/sb-before/src python benchmarks/bench_model_turn.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import platform
+import pstats
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import statebox
+from statebox.runner.campaign import Campaign
+from statebox.runner.plan import CampaignConfig
+from statebox.tasks import load_suite
+
+TARGET_MS = 1.5
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def fake_model(latency_ms: int) -> Iterator[str]:
+    """`statebox fake-model retail` in a subprocess; yields its base URL once it answers."""
+    port = free_port()
+    command = [str(Path(sys.executable).with_name("statebox")), "fake-model", "retail", "--port", str(port)]
+    command += ["--latency-ms", str(latency_ms)]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{base_url}/models", timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"the fake model did not start: {proc.stderr.read() if proc.stderr else ''}")
+                time.sleep(0.05)
+        yield base_url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def campaign_config(base_url: str, out: Path, repeat: int, concurrency: int, task_ids: list[str] | None) -> CampaignConfig:
+    suite = load_suite("retail")
+    if task_ids is not None:
+        suite = suite.select(ids=task_ids)
+    return CampaignConfig(
+        suite=suite,
+        agent="llm",
+        out=out,
+        models=["openai:fake"],
+        base_url=base_url,
+        user="scripted",
+        repeat=repeat,
+        concurrency=concurrency,
+        workers=1,
+        progress=False,
+    )
+
+
+def model_calls(out: Path) -> tuple[int, int, int]:
+    """(attempts, passed, agent model calls) from a run directory's trials."""
+    attempts = passed = calls = 0
+    for line in (out / "trials.jsonl").read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        trial = json.loads(line)
+        attempts += 1
+        passed += bool(trial["passed"])
+        calls += sum(1 for e in trial["transcript"]["entries"] if e["role"] == "agent" and e.get("usage"))
+    return attempts, passed, calls
+
+
+def run_once(config: CampaignConfig, profiler: cProfile.Profile | None = None) -> tuple[float, float, float]:
+    """(CPU seconds, of which system, wall seconds) of one campaign in this process."""
+    campaign = Campaign(config)
+    items = campaign.prepare()
+    sys0 = resource.getrusage(resource.RUSAGE_SELF).ru_stime
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
+    result = asyncio.run(campaign.execute(items, lambda outcome, detail: None))
+    if profiler is not None:
+        profiler.disable()
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    system = resource.getrusage(resource.RUSAGE_SELF).ru_stime - sys0
+    campaign.finish()
+    if result.errors:
+        raise SystemExit(f"{result.errors} infrastructure errors, e.g. {result.error_messages[0]}")
+    return cpu, system, wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--runs", type=int, default=3, help="campaigns measured; the median is reported")
+    parser.add_argument("--profile", action="store_true", help="cProfile one more campaign, print the top functions")
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+
+    here = Path(statebox.__file__).resolve().parent
+    print(
+        f"statebox from {here}\nretail, LLM agent on the instant fake model, scripted customer, "
+        f"repeat {args.repeat}, concurrency {args.concurrency}, one process\n"
+        f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}"
+    )
+    per_turn: list[float] = []
+    with fake_model(0) as base_url, tempfile.TemporaryDirectory(prefix="bench-turn-") as tmp:
+        work = Path(tmp)
+        first = sorted(t.id for t in load_suite("retail").tasks)[:1]
+        run_once(campaign_config(base_url, work / "warm-up", 1, 1, first))
+        for r in range(args.runs):
+            out = work / f"run-{r}"
+            cpu, system, wall = run_once(campaign_config(base_url, out, args.repeat, args.concurrency, None))
+            attempts, passed, calls = model_calls(out)
+            per_turn.append(cpu / calls * 1000)
+            print(
+                f"  run {r + 1}/{args.runs}: {attempts} attempts ({passed} passed), {calls} model calls, "
+                f"{cpu:.2f} s CPU ({system:.2f} s system) in {wall:.2f} s wall -> "
+                f"{per_turn[-1]:.2f} ms CPU per model turn"
+            )
+        median = statistics.median(per_turn)
+        verdict = "met" if median <= TARGET_MS else "missed"
+        print(f"\nstatebox CPU per model turn: median {median:.2f} ms over {args.runs} runs (target <= {TARGET_MS} ms: {verdict})")
+        if args.profile:
+            profiler = cProfile.Profile()
+            run_once(campaign_config(base_url, work / "profiled", args.repeat, args.concurrency, None), profiler)
+            stats = pstats.Stats(profiler)
+            stats.strip_dirs()
+            print(f"\n== cProfile of one campaign: top {args.top} by own time ==")
+            stats.sort_stats("tottime").print_stats(args.top)
+            print(f"== top {args.top} by cumulative time ==")
+            stats.sort_stats("cumulative").print_stats(args.top)
+
+
+if __name__ == "__main__":
+    main()
