@@ -1,0 +1,83 @@
+"""Lookups the auto-insurance tools share: rows by id with hints an agent can act on, dates, endorsements."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from statebox.kit import fetch, normalize_id, now_iso
+from statebox.tools import InvalidArguments, PreconditionFailed
+from statebox.world import Row, Session
+
+
+def policyholder_row(db: Session, policyholder_id: str) -> Row:
+    return fetch(db, "policyholders", normalize_id(policyholder_id, "PH"), "policyholder",
+                 "policyholder ids look like PH-1042; use find_policyholder with the email, phone or policy number.")
+
+
+def policy_row(db: Session, policy_id: str) -> Row:
+    return fetch(db, "policies", normalize_id(policy_id, "POL"), "policy",
+                 "policy numbers look like POL-10234 (on the ID card or renewal notice); ask the customer to "
+                 "check it, or list the policyholder's policies with get_policyholder.")
+
+
+def vehicle_row(db: Session, vehicle_id: str) -> Row:
+    return fetch(db, "vehicles", normalize_id(vehicle_id, "VEH"), "vehicle",
+                 "vehicle ids look like VEH-10234; get_policy lists a policy's vehicles.")
+
+
+def driver_row(db: Session, driver_id: str) -> Row:
+    return fetch(db, "drivers", normalize_id(driver_id, "DRV"), "driver",
+                 "driver ids look like DRV-10234; get_policy lists a policy's drivers.")
+
+
+def claim_row(db: Session, claim_id: str) -> Row:
+    return fetch(db, "claims", normalize_id(claim_id, "CLM"), "claim",
+                 "claim numbers look like CLM-10234; get_policy lists a policy's claims.")
+
+
+def claim_line_row(db: Session, line_id: str) -> Row:
+    return fetch(db, "claim_lines", normalize_id(line_id, "CLL"), "claim line",
+                 "claim line ids look like CLL-100234; get_claim lists a claim's lines.")
+
+
+def parse_date(value: str, field: str) -> date:
+    try:
+        return date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        raise InvalidArguments(f"{field} must be a date like 2026-03-10, got {value!r}.") from None
+
+
+def endorsable(db: Session, policy: Row, effective_date: str) -> str:
+    """The effective date, checked: the policy is active and the date falls inside its term."""
+    if policy["status"] != "active":
+        raise PreconditionFailed(f"policy {policy['id']} is {policy['status']}; only active policies can be changed.")
+    d = parse_date(effective_date, "effective_date")
+    if not policy["term_start"] <= d.isoformat() < policy["term_end"]:
+        raise PreconditionFailed(f"{d} is outside the term {policy['term_start']} to {policy['term_end']}.")
+    return d.isoformat()
+
+
+def record_endorsement(db: Session, policy: Row, kind: str, subject_id: str, effective: str, annual_change: float,
+                       premium_change: float, document_id: str | None = None) -> Row:
+    """Write the endorsement and carry the annual change into the policy's annual premium."""
+    eid = db.next_id("endorsements")
+    row = {"id": eid, "policy_id": policy["id"], "kind": kind, "subject_id": subject_id, "effective_date": effective,
+           "annual_change": round(annual_change, 2), "premium_change": round(premium_change, 2),
+           "document_id": document_id, "created_at": now_iso(db)}
+    db.insert("endorsements", row)
+    db.update("policies", policy["id"], annual_premium=round(policy["annual_premium"] + annual_change, 2),
+              updated_at=now_iso(db))
+    return {"endorsement_id": eid, "kind": kind, "effective_date": effective, "annual_change": row["annual_change"],
+            "premium_change": row["premium_change"],
+            "new_annual_premium": round(policy["annual_premium"] + annual_change, 2)}
+
+
+def default_payment_method(db: Session, policyholder_id: str) -> Row:
+    pm = db.one("SELECT * FROM payment_methods WHERE policyholder_id = ? ORDER BY is_default DESC, id LIMIT 1",
+                policyholder_id)
+    if pm is None:
+        raise PreconditionFailed(f"{policyholder_id} has no payment method on file.",
+                                 hint="the customer adds one on the website.")
+    return pm
+
+
