@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from statebox.domains.retail import DOMAIN
-from statebox.domains.retail.tools.policy_search import expand_terms, within_one_edit
+from statebox.tools.policy_search import expand_terms, within_one_edit
 from statebox.world import Session
 
 

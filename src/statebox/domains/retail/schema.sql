@@ -205,50 +205,6 @@ CREATE TABLE loyalty_transactions (
     created_at TEXT NOT NULL
 );
 
-CREATE TABLE tickets (
-    id TEXT PRIMARY KEY,
-    requester_id TEXT NOT NULL REFERENCES customers(id),
-    order_id TEXT,
-    subject TEXT NOT NULL,
-    description TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('open', 'pending', 'hold', 'solved')),
-    priority TEXT NOT NULL CHECK (priority IN ('normal', 'high', 'urgent')),
-    hold_reason TEXT,
-    channel TEXT NOT NULL DEFAULT 'chat',
-    created_at TEXT NOT NULL,
-    updated_at TEXT
-);
-
-CREATE TABLE ticket_comments (
-    id TEXT PRIMARY KEY,
-    ticket_id TEXT NOT NULL REFERENCES tickets(id),
-    public INTEGER NOT NULL,
-    author TEXT NOT NULL,
-    body TEXT NOT NULL,
-    created_at TEXT NOT NULL
-);
-
--- Ledger: emails sent to customers.
-CREATE TABLE emails_sent (
-    id TEXT PRIMARY KEY,
-    customer_id TEXT NOT NULL REFERENCES customers(id),
-    to_address TEXT NOT NULL,
-    template TEXT NOT NULL,
-    reference_id TEXT,
-    subject TEXT NOT NULL,
-    body TEXT NOT NULL,
-    sent_at TEXT NOT NULL
-);
-
--- Ledger: cases handed to a human team.
-CREATE TABLE handoffs (
-    id TEXT PRIMARY KEY,
-    ticket_id TEXT NOT NULL REFERENCES tickets(id),
-    team TEXT NOT NULL,
-    summary TEXT NOT NULL,
-    created_at TEXT NOT NULL
-);
-
 CREATE INDEX idx_orders_customer ON orders(customer_id);
 CREATE INDEX idx_items_order ON order_items(order_id);
 CREATE INDEX idx_payments_order ON payments(order_id);
@@ -256,10 +212,4 @@ CREATE INDEX idx_shipments_order ON shipments(order_id);
 CREATE INDEX idx_events_shipment ON tracking_events(shipment_id);
 CREATE INDEX idx_returns_order ON returns(order_id);
 CREATE INDEX idx_addresses_customer ON addresses(customer_id);
-CREATE INDEX idx_tickets_requester ON tickets(requester_id);
-CREATE INDEX idx_comments_ticket ON ticket_comments(ticket_id);
 CREATE INDEX idx_customers_phone ON customers(phone);
-
--- The policy, searchable (virtual tables are never change-captured).
-CREATE VIRTUAL TABLE policy_fts USING fts5(section UNINDEXED, title, body, tokenize = 'unicode61');
-CREATE VIRTUAL TABLE policy_fts_vocab USING fts5vocab(policy_fts, 'row');

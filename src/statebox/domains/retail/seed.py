@@ -293,12 +293,10 @@ def build_rows() -> Rows:
     return shop.rows
 
 
-def seed(conn: sqlite3.Connection, policy_sections: list[tuple[str, str, str]] | None = None) -> None:
-    """Insert the seed rows (and the searchable policy sections) into a fresh database."""
+def seed(conn: sqlite3.Connection) -> None:
+    """Insert the seed rows into a fresh database."""
     for table, rows in build_rows().items():
         cols = list(rows[0])
         names = ", ".join(f'"{c}"' for c in cols)
         marks = ", ".join("?" for _ in cols)
         conn.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', [[r[c] for c in cols] for r in rows])
-    if policy_sections:
-        conn.executemany("INSERT INTO policy_fts (section, title, body) VALUES (?, ?, ?)", policy_sections)

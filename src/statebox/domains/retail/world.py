@@ -1,16 +1,16 @@
-"""The retail backend as the world engine sees it: schema, seed, judged fields and id sequences."""
+"""The retail backend as the world engine sees it: its own tables, the kit's helpdesk and ledgers, id sequences."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from statebox.domains.retail.seed import NOW, seed
-from statebox.domains.retail.tools.policy_search import policy_sections
-from statebox.world import Sequence, TableSpec, WorldSpec
+from statebox.kit import Component, email_ledger, handoff_ledger, helpdesk
+from statebox.world import Sequence, TableSpec
 
 HERE = Path(__file__).parent
 POLICY = (HERE / "policy.md").read_text(encoding="utf-8")
+DDL = (HERE / "schema.sql").read_text(encoding="utf-8")
 
 TABLES = {t.name: t for t in [
     TableSpec("customers", dont_care=frozenset({"updated_at"})),
@@ -18,12 +18,8 @@ TABLES = {t.name: t for t in [
     TableSpec("returns", free_text=frozenset({"customer_comment"}), dont_care=frozenset({"updated_at"})),
     TableSpec("warranty_claims", free_text=frozenset({"issue_description"})),
     TableSpec("installation_jobs", dont_care=frozenset({"updated_at"})),
-    TableSpec("tickets", free_text=frozenset({"subject", "description"}), dont_care=frozenset({"updated_at"})),
-    TableSpec("ticket_comments", free_text=frozenset({"body"})),
     TableSpec("refunds", ledger=True),
     TableSpec("loyalty_transactions", ledger=True),
-    TableSpec("emails_sent", ledger=True, free_text=frozenset({"subject", "body"})),
-    TableSpec("handoffs", ledger=True, free_text=frozenset({"summary"})),
 ]}
 
 # Seed ids stay below these starts; task rows use the 9xxxx ranges (see AUTHORING.md).
@@ -36,22 +32,17 @@ SEQUENCES = {
     "carrier_investigations": Sequence("CIV-", 50001),
     "warranty_claims": Sequence("CLM-", 50001),
     "loyalty_transactions": Sequence("LOY-", 500001),
-    "tickets": Sequence("TCK-", 50001),
-    "ticket_comments": Sequence("CMT-", 500001),
-    "emails_sent": Sequence("EML-", 50001),
-    "handoffs": Sequence("HND-", 50001),
 }
 
+COMPONENTS: list[Component] = [
+    helpdesk(requester_table="customers", requester_prefix="CUS", requester_arg="customer_id",
+             reference_table="orders", reference_column="order_id", reference_prefix="ORD",
+             reference_owner="customer_id",
+             hold_reasons=("carrier_investigation", "warehouse_inspection", "manufacturer_review")),
+    email_ledger(recipient_table="customers", recipient_prefix="CUS", recipient_arg="customer_id",
+                 templates={"return_label": ("returns", "return"), "warranty_claim": ("warranty_claims", "warranty claim"),
+                            "installation_confirmation": ("installation_jobs", "installation")}),
+    handoff_ledger(teams=("product_safety", "billing", "account_security", "installations", "customer_care")),
+]
 
-def _seed(conn: sqlite3.Connection) -> None:
-    seed(conn, policy_sections(POLICY))
-
-
-WORLD = WorldSpec(
-    name="retail",
-    ddl=(HERE / "schema.sql").read_text(encoding="utf-8"),
-    tables=TABLES,
-    now=NOW,
-    seed=_seed,
-    sequences=SEQUENCES,
-)
+__all__ = ["COMPONENTS", "DDL", "HERE", "NOW", "POLICY", "SEQUENCES", "TABLES", "seed"]

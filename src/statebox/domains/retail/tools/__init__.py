@@ -20,21 +20,10 @@ from statebox.domains.retail.tools.orders import (
     list_customer_orders,
     update_shipping_address,
 )
-from statebox.domains.retail.tools.policy_search import search_policy
 from statebox.domains.retail.tools.products import check_inventory, get_product, search_products
 from statebox.domains.retail.tools.promotions import apply_promotion, get_promotion
 from statebox.domains.retail.tools.returns import create_return, get_return, issue_refund, update_return_status
 from statebox.domains.retail.tools.shipping import get_shipment_tracking, open_carrier_investigation
-from statebox.domains.retail.tools.tickets import (
-    add_ticket_comment,
-    create_ticket,
-    get_ticket,
-    handoff_to_human,
-    list_customer_tickets,
-    send_email,
-    set_ticket_priority,
-    update_ticket_status,
-)
 from statebox.domains.retail.tools.warranty import file_warranty_claim, get_warranty
 from statebox.tools import Tool
 
@@ -50,11 +39,7 @@ ALL_TOOLS: list[Tool] = [
     get_product, search_products, check_inventory,
     # warranty and installation
     get_warranty, file_warranty_claim, get_installation, list_installation_slots, reschedule_installation,
-    # helpdesk
-    create_ticket, get_ticket, list_customer_tickets, add_ticket_comment, update_ticket_status,
-    set_ticket_priority, send_email, handoff_to_human,
-    # policy
-    search_policy,
+    # the helpdesk, emails, hand-offs and search_policy come from the kit (see world.COMPONENTS)
 ]
 
 __all__ = ["ALL_TOOLS"]

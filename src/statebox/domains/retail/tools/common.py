@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
+from statebox.kit import compact, fetch, json_list, money, normalize_id, now_iso
 from statebox.tools import InvalidArguments, NotFound
 from statebox.world import Row, Session
 
-
-def normalize_id(value: str, prefix: str) -> str:
-    """Accept what people type: 'ord-10234', ' ORD-10234 ' and '10234' all mean ORD-10234."""
-    v = value.strip().upper().replace(" ", "")
-    return f"{prefix}-{v}" if v.isdigit() else v
-
-
-def fetch(db: Session, table: str, key: str, what: str, hint: str) -> Row:
-    """The row with this id, or NotFound naming what was looked for."""
-    row = db.one(f'SELECT * FROM "{table}" WHERE id = ?', key)
-    if row is None:
-        raise NotFound(f"no {what} with id {key!r}.", hint=hint)
-    return row
+__all__ = [
+    "compact", "fetch", "get_customer_row", "get_order_row", "items_of", "json_list", "money", "normalize_id",
+    "now_iso", "order_items", "payment_of",
+]
 
 
 def get_customer_row(db: Session, customer_id: str) -> Row:
@@ -35,11 +24,6 @@ def get_order_row(db: Session, order_id: str) -> Row:
                  "confirmation email, or list the customer's orders with list_customer_orders.")
 
 
-def get_ticket_row(db: Session, ticket_id: str) -> Row:
-    return fetch(db, "tickets", normalize_id(ticket_id, "TCK"), "ticket",
-                 "ticket ids look like TCK-50001; list a customer's tickets with list_customer_tickets.")
-
-
 def order_items(db: Session, order_id: str) -> list[Row]:
     return db.all(
         "SELECT i.id AS order_item_id, i.product_id, p.name, p.category, i.quantity, i.unit_price, i.final_sale "
@@ -50,24 +34,6 @@ def order_items(db: Session, order_id: str) -> list[Row]:
 
 def payment_of(db: Session, order_id: str) -> Row | None:
     return db.one("SELECT * FROM payments WHERE order_id = ? ORDER BY id LIMIT 1", order_id)
-
-
-def now_iso(db: Session) -> str:
-    """The attempt's frozen clock, as stored in every timestamp column."""
-    return db.now.isoformat()
-
-
-def money(value: float) -> float:
-    return round(value + 0.0, 2)
-
-
-def json_list(text: str | None) -> list[Any]:
-    return json.loads(text) if text else []
-
-
-def compact(row: Row, *drop: str) -> Row:
-    """A row without empty fields and internal columns: what the agent needs to read."""
-    return {k: v for k, v in row.items() if v is not None and k not in drop}
 
 
 def items_of(db: Session, order_id: str, item_ids: list[str]) -> list[Row]:

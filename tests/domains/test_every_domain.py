@@ -1,0 +1,79 @@
+"""Every discovered domain, built-in or plugged in: its tasks validate and it meets the conformance bar."""
+
+from __future__ import annotations
+
+import re
+
+import jsonschema
+import pytest
+
+from statebox.judge.validation import validate_suite
+from statebox.tasks import Domain, discover_domains, load_suite
+from statebox.tools.policy_search import policy_sections
+from statebox.world import Session
+
+DOMAINS = discover_domains()
+NAMES = sorted(DOMAINS)
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def domain(request: pytest.FixtureRequest) -> Domain:
+    return DOMAINS[request.param]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_task_passes_every_validation_check(name: str) -> None:
+    results = validate_suite(load_suite(name))
+    broken = {r.id: r.problems or ["failed a check"] for r in results if not r.ok}
+    assert results, f"{name} has no tasks"
+    assert not broken, f"{len(broken)} of {len(results)} {name} tasks are not valid: {broken}"
+
+
+def test_the_seed_is_deterministic(domain: Domain) -> None:
+    assert domain.build_snapshot().image == domain.build_snapshot().image, f"{domain.name}: two seeds differ"
+
+
+def test_every_tool_is_described_with_a_valid_schema(domain: Domain) -> None:
+    problems = []
+    for spec in [*domain.tools.specs(), *domain.customer_tools.specs()]:
+        if len(spec.description) < 15:
+            problems.append(f"{spec.name}: description {spec.description!r} is too short")
+        try:
+            jsonschema.Draft202012Validator.check_schema(spec.input_schema)
+        except jsonschema.SchemaError as e:
+            problems.append(f"{spec.name}: invalid schema: {e.message}")
+        for arg, prop in spec.input_schema.get("properties", {}).items():
+            if not prop.get("description"):
+                problems.append(f"{spec.name}.{arg}: no description")
+    assert not problems, problems
+
+
+def test_every_policy_section_is_found_by_its_title(domain: Domain) -> None:
+    session = Session(domain.build_snapshot())
+    missed = []
+    for section in policy_sections(domain.policy):
+        outcome = domain.tools.call(session, "search_policy", {"query": section.title})
+        titles = [] if outcome.is_error else [hit["title"] for hit in outcome.data]
+        if section.title not in titles:
+            missed.append(f"{section.title!r} -> {titles}")
+    assert len(policy_sections(domain.policy)) >= 12 or domain.name.startswith("test"), "a policy needs 12+ sections"
+    assert not missed, missed
+
+
+def test_the_policy_states_the_fixed_now(domain: Domain) -> None:
+    day = domain.world.now.date().isoformat()
+    spelled = f"{domain.world.now:%B} {domain.world.now.day}, {domain.world.now.year}"
+    assert day in domain.policy or spelled in domain.policy, f"{domain.name}: the policy never states {day}"
+
+
+def test_the_domain_is_part_of_the_builtin_suite(domain: Domain) -> None:
+    builtin = load_suite("builtin")
+    assert domain.name in builtin.domains
+    assert any(t.domain == domain.name for t in builtin.tasks)
+
+
+def test_task_ids_are_unique_and_named_like_files(domain: Domain) -> None:
+    tasks = load_suite(domain.name).tasks
+    ids = [t.id for t in tasks]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"[a-z0-9_]+", i) for i in ids), [i for i in ids if not re.fullmatch(r"[a-z0-9_]+", i)]
