@@ -40,7 +40,8 @@ COMPONENTS: list[Component] = [
              reference_owner="customer_id",
              hold_reasons=("carrier_investigation", "warehouse_inspection", "manufacturer_review")),
     email_ledger(recipient_table="customers", recipient_prefix="CUS", recipient_arg="customer_id",
-                 templates={"return_label": ("returns", "return"), "warranty_claim": ("warranty_claims", "warranty claim"),
+                 templates={"return_label": ("returns", "return"),
+                            "warranty_claim": ("warranty_claims", "warranty claim"),
                             "installation_confirmation": ("installation_jobs", "installation")}),
     handoff_ledger(teams=("product_safety", "billing", "account_security", "installations", "customer_care")),
 ]
