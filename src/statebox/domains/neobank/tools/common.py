@@ -1,0 +1,82 @@
+"""Helpers the neobank tools share: lookups with recovery hints, posting money, and plan facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from statebox.kit import fetch, money, normalize_id, now_iso
+from statebox.tools import InvalidArguments, PreconditionFailed
+from statebox.world import Row, Session
+
+PLAN_ORDER = {"standard": 0, "plus": 1, "premium": 2}
+PLAN_FEES = {"standard": 0.0, "plus": 6.0, "premium": 15.0}
+# International transfer fee by plan: (percentage of the euro amount, minimum in euros).
+INTERNATIONAL_FEE = {"standard": (0.01, 3.0), "plus": (0.005, 1.0), "premium": (0.0, 0.0)}
+
+
+def customer_row(db: Session, customer_id: str) -> Row:
+    return fetch(db, "customers", normalize_id(customer_id, "CUS"), "customer",
+                 "customer ids look like CUS-1042; find the profile with find_customer (email or phone).")
+
+
+def account_row(db: Session, account_id: str) -> Row:
+    return fetch(db, "accounts", normalize_id(account_id, "ACC"), "account",
+                 "account ids look like ACC-10001; get_customer lists a customer's accounts.")
+
+
+def card_row(db: Session, card_id: str) -> Row:
+    return fetch(db, "cards", normalize_id(card_id, "CRD"), "card",
+                 "card ids look like CRD-20001; get_customer lists a customer's cards with their last 4 digits.")
+
+
+def transaction_row(db: Session, transaction_id: str) -> Row:
+    return fetch(db, "transactions", normalize_id(transaction_id, "TXN"), "transaction",
+                 "transaction ids look like TXN-100001; find one with list_transactions on the account.")
+
+
+def payee_row(db: Session, payee_id: str) -> Row:
+    return fetch(db, "payees", normalize_id(payee_id, "PYE"), "payee",
+                 "payee ids look like PYE-4001; list_payees shows a customer's saved payees.")
+
+
+def holders(account: Row) -> set[str]:
+    return {h for h in (account["holder_id"], account["joint_holder_id"]) if h}
+
+
+def active_account(account: Row) -> None:
+    if account["status"] != "active":
+        raise PreconditionFailed(f"account {account['id']} is {account['status']}.")
+
+
+def owner_of(db: Session, account: Row) -> Row:
+    """The customer an account belongs to (a pot belongs to its current account's holder)."""
+    row = db.one("SELECT * FROM customers WHERE id = ?", account["holder_id"])
+    assert row is not None
+    return row
+
+
+def positive(amount: float, what: str = "amount") -> float:
+    if amount <= 0:
+        raise InvalidArguments(f"the {what} must be more than 0 (got {amount}).")
+    return money(amount)
+
+
+def post(db: Session, account: Row, kind: str, amount: float, description: str, **extra: Any) -> Row:
+    """Insert a posted transaction and move the account's balance by its (signed) amount."""
+    tid = db.next_id("transactions")
+    row = {"id": tid, "account_id": account["id"], "kind": kind, "amount": money(amount),
+           "description": description, "status": "posted", "occurred_at": now_iso(db), **extra}
+    db.insert("transactions", row)
+    fresh = db.one("SELECT balance FROM accounts WHERE id = ?", account["id"])
+    assert fresh is not None
+    db.update("accounts", account["id"], balance=money(fresh["balance"] + amount), updated_at=now_iso(db))
+    return {"transaction_id": tid, "account_id": account["id"], "kind": kind, "amount": money(amount)}
+
+
+def current_account_of(db: Session, customer_id: str) -> Row:
+    """The customer's own (not joint) active current account, where plan fees are charged."""
+    row = db.one("SELECT * FROM accounts WHERE holder_id = ? AND kind = 'current' AND joint_holder_id IS NULL "
+                 "AND status = 'active' ORDER BY id LIMIT 1", customer_id)
+    if row is None:
+        raise PreconditionFailed(f"customer {customer_id} has no active current account of their own.")
+    return row
