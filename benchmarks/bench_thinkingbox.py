@@ -6,7 +6,7 @@
 A fake checkout is generated whose server package burns `--import-cpu` seconds of CPU when imported
 (the published servers take 1.1-1.9 s). Reference-agent campaigns over its retail tasks (the server
 started as `{python} -m module`, so it can be forked) run in process through the real runner path
-(`Campaign` -> `TbSource` -> `TbBackend` -> `ServerLauncher`), once with the fork server and once
+(`Campaign` -> `TbSource` -> `TbBackend` -> `ToolServerLauncher`), once with the fork server and once
 with `fork=False`, interleaved. Attempts per second is attempts over the campaign's wall time;
 "steady" first subtracts the wall time of a 1-attempt campaign with the same options (for the fork
 server that is mostly the template's one import). Start-up per attempt is the trial's `setup_s`:
@@ -29,9 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from statebox.compat.thinkingbox import TbRunOptions, load_tb_suite
-from statebox.compat.thinkingbox.fake_checkout import RETAIL, make_fake_checkout
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the fake checkout is a test double
+from tbfakes import RETAIL, make_fake_checkout
 
 STARTUP_TARGET_S = 0.020  # per attempt, with the fork server
 OFFICIAL_RATE = 0.55  # attempts/s of the official harness on this machine (instant model)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from statebox.compat.thinkingbox.fake_checkout import FakeCheckout, make_fake_checkout
+from tbfakes import FakeCheckout, make_fake_checkout
 
 
 @pytest.fixture

@@ -19,18 +19,11 @@ from mcp import ClientSession
 from mcp.client.stdio import get_default_environment
 from mcp.shared.exceptions import MCPError
 
-from statebox.compat.thinkingbox import (
-    ForkServer,
-    ForkTarget,
-    TbCheckout,
-    clock_pin_env,
-    forked_stdio_client,
-    reserved_geteffects,
-    reserved_init,
-)
-from statebox.compat.thinkingbox.fake_checkout import FakeCheckout, make_fake_checkout
+from statebox.compat.thinkingbox import TbCheckout, clock_pin_env, reserved_geteffects, reserved_init
 from statebox.compat.thinkingbox.protocol import result_text
 from statebox.mcp.errors import ToolServerError
+from statebox.mcp.launch import ForkServer, ForkTarget, forked_stdio_client
+from tbfakes import FakeCheckout, make_fake_checkout
 
 pytestmark = pytest.mark.anyio
 IMPORT_DELAY_S = 1.0

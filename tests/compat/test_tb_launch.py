@@ -1,28 +1,28 @@
-"""Per-attempt servers from servers.yaml: forked or plainly started, clock pinned, reserved protocol."""
+"""Per-attempt servers from servers.yaml through statebox's launcher: forked or plainly started,
+clock pinned, the reserved protocol."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import tempfile
 
 import anyio
 import pytest
 
 from statebox.compat.thinkingbox import (
-    ServerLauncher,
     TbCheckout,
     TbDiffItem,
+    bench_launcher,
     discrepancy_kind,
     reserved_geteffects,
     reserved_init,
     reserved_teardown,
     visible_tools,
 )
-from statebox.compat.thinkingbox.fake_checkout import CONSULTING_FILE, RETAIL_FILE, FakeCheckout
 from statebox.compat.thinkingbox.protocol import result_text
 from statebox.mcp.errors import ToolServerError
+from tbfakes import CONSULTING_FILE, RETAIL_FILE, FakeCheckout
 
 pytestmark = pytest.mark.anyio
 RETAIL, CONSULTING = "sandbox_external_retail", "sandbox_consulting"
@@ -46,15 +46,14 @@ async def test_an_attempt_replaying_the_reference_matches_the_golden_hash(
     checkout = TbCheckout(fake.root)
     task = checkout.task(task_id)
     init = checkout.init_config(task, server)
-    async with ServerLauncher(checkout.servers(), cwd=checkout.root) as launcher:
-        with tempfile.TemporaryFile("w+") as errlog:
-            async with launcher.session(server, errlog) as (started, session):
-                await reserved_init(session, server, init.config)
-                for step in init.config["golden_test_case"]["tool_interactions"]:
-                    await session.call_tool(step["tool"], step["parameters"])
-                clock = json.loads(result_text(await session.call_tool("is_warranty_active", {"product_id": "PRD-1"})))
-                effects = await reserved_geteffects(session, server)
-                assert json.loads(await reserved_teardown(session)) == {"status": "ok"}
+    async with bench_launcher(checkout.servers(), cwd=checkout.root) as launcher, launcher.connect(server) as started:
+        session = started.session
+        await reserved_init(session, server, init.config)
+        for step in init.config["golden_test_case"]["tool_interactions"]:
+            await session.call_tool(step["tool"], step["parameters"])
+        clock = json.loads(result_text(await session.call_tool("is_warranty_active", {"product_id": "PRD-1"})))
+        effects = await reserved_geteffects(session, server)
+        assert json.loads(await reserved_teardown(session)) == {"status": "ok"}
     assert started.forked is forked
     assert effects.hash_matches and effects.diff == []
     assert clock["today"] == "2025-10-01"  # pinned, whether forked or started plainly
@@ -64,11 +63,9 @@ async def test_an_attempt_replaying_the_reference_matches_the_golden_hash(
 async def test_doing_nothing_leaves_a_diff_typed_as_missing_effects(fake: FakeCheckout) -> None:
     checkout = TbCheckout(fake.root)
     task = checkout.task(f"{RETAIL_FILE}:test_cancel_order")
-    async with ServerLauncher(checkout.servers(), cwd=checkout.root) as launcher:
-        with tempfile.TemporaryFile("w+") as errlog:
-            async with launcher.session(RETAIL, errlog) as (_, session):
-                await reserved_init(session, RETAIL, checkout.init_config(task, RETAIL).config)
-                effects = await reserved_geteffects(session, RETAIL)
+    async with bench_launcher(checkout.servers(), cwd=checkout.root) as launcher, launcher.connect(RETAIL) as server:
+        await reserved_init(server.session, RETAIL, checkout.init_config(task, RETAIL).config)
+        effects = await reserved_geteffects(server.session, RETAIL)
     assert not effects.hash_matches
     assert [(item.path, item.type) for item in effects.diff] == [
         ("orders[1].cancellation_reason", "missing in result (present in golden)"),
@@ -82,20 +79,16 @@ async def test_init_with_the_policy_sources_left_in_is_a_failed_start(fake: Fake
     task = checkout.task(f"{RETAIL_FILE}:test_cancel_order")
     init = checkout.init_config(task, RETAIL)
     config = {**init.config, "sources": [source.model_dump() for source in init.sources]}
-    async with ServerLauncher(checkout.servers(), cwd=checkout.root) as launcher:
-        with tempfile.TemporaryFile("w+") as errlog:
-            async with launcher.session(RETAIL, errlog) as (_, session):
-                with pytest.raises(ToolServerError, match=r"failed to initialise: .*cannot index sources"):
-                    await reserved_init(session, RETAIL, config)
+    async with bench_launcher(checkout.servers(), cwd=checkout.root) as launcher, launcher.connect(RETAIL) as server:
+        with pytest.raises(ToolServerError, match=r"failed to initialise: .*cannot index sources"):
+            await reserved_init(server.session, RETAIL, config)
 
 
 async def test_agents_see_only_the_scenario_tools_never_reserved_ones(fake: FakeCheckout) -> None:
     checkout = TbCheckout(fake.root)
     scenario = checkout.scenario(RETAIL)
-    async with ServerLauncher(checkout.servers(), cwd=checkout.root) as launcher:
-        with tempfile.TemporaryFile("w+") as errlog:
-            async with launcher.session(RETAIL, errlog) as (_, session):
-                tools = (await session.list_tools()).tools
+    async with bench_launcher(checkout.servers(), cwd=checkout.root) as launcher, launcher.connect(RETAIL) as server:
+        tools = await server.list_tools()
     visible = {spec.name: spec for spec in visible_tools(tools, scenario)}
     assert set(visible) == {tool.name for tool in scenario.tools}
     assert "crash_now" not in visible and not any(name.startswith("__reserved__") for name in visible)
@@ -115,17 +108,16 @@ def test_length_mismatches_read_as_missing_or_extra_effects() -> None:
 
 async def test_a_dead_template_is_replaced_at_the_next_attempt(fake: FakeCheckout) -> None:
     checkout = TbCheckout(fake.root)
-    async with ServerLauncher(checkout.servers(), cwd=checkout.root) as launcher:
-        with tempfile.TemporaryFile("w+") as errlog:
-            async with launcher.session(RETAIL, errlog) as (first, _):
-                pass
-            await launcher.prepare(RETAIL)
-            template = launcher.fork_server(RETAIL)
-            assert template is not None and template.template_pid is not None
-            os.kill(template.template_pid, signal.SIGKILL)
-            with anyio.fail_after(5):
-                while template.alive:
-                    await anyio.sleep(0.01)
-            async with launcher.session(RETAIL, errlog) as (second, session):
-                assert (await session.list_tools()).tools
+    async with bench_launcher(checkout.servers(), cwd=checkout.root) as launcher:
+        async with launcher.connect(RETAIL) as first:
+            pass
+        await launcher.prepare(RETAIL)
+        template = launcher.template(RETAIL)
+        assert template is not None and template.template_pid is not None
+        os.kill(template.template_pid, signal.SIGKILL)
+        with anyio.fail_after(5):
+            while template.alive:
+                await anyio.sleep(0.01)
+        async with launcher.connect(RETAIL) as second:
+            assert await second.list_tools()
     assert second.forked and second.pid != first.pid

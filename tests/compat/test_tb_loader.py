@@ -10,7 +10,7 @@ import pytest
 
 from statebox.compat.thinkingbox import TbCheckout, TbFormatError, domain_of
 from statebox.compat.thinkingbox.checkout_files import parse_scenario
-from statebox.compat.thinkingbox.fake_checkout import CONSULTING_FILE, RETAIL_FILE, RUBRIC_FILE, FakeCheckout
+from tbfakes import CONSULTING_FILE, RETAIL_FILE, RUBRIC_FILE, FakeCheckout
 
 RETAIL = "sandbox_external_retail"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from tb_run_kit import add_crashing_task
 
-from statebox.compat.thinkingbox.fake_checkout import FakeCheckout, make_fake_checkout
+from tbfakes import FakeCheckout, make_fake_checkout
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ from pathlib import Path
 import yaml
 
 from statebox.compat.thinkingbox import TbRunOptions, load_tb_suite
-from statebox.compat.thinkingbox.fake_checkout import RETAIL, RETAIL_FILE, FakeCheckout
 from statebox.runner.campaign import Campaign, CampaignResult
 from statebox.runner.plan import AgentKind, CampaignConfig
 from statebox.runner.record import ErrorRecord, TrialRecord
+from tbfakes import RETAIL, RETAIL_FILE, FakeCheckout
 
 CRASH_FILE = f"{RETAIL}_crash.py"
 CRASH_TASK = f"{CRASH_FILE}:test_server_crash"

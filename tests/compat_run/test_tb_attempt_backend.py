@@ -16,9 +16,9 @@ from tb_run_kit import leftover_processes
 
 from statebox.agents.base import Agent, AgentTurn, AttemptContext
 from statebox.compat.thinkingbox import TbBackend, TbRunOptions, TbSource, load_tb_suite
-from statebox.compat.thinkingbox.fake_checkout import CONSULTING_FILE, RETAIL_FILE, FakeCheckout
 from statebox.mcp.errors import ToolServerError
 from statebox.runner.episode import AttemptPlan, run_attempt
+from tbfakes import CONSULTING_FILE, RETAIL_FILE, FakeCheckout
 
 pytestmark = pytest.mark.anyio
 CANCEL = f"{RETAIL_FILE}:test_cancel_order"

@@ -9,7 +9,7 @@ from pathlib import Path
 from tb_run_kit import CANCEL_TASK, CRASH_TASK, explain, leftover_processes, run_campaign
 
 from statebox.compat.thinkingbox import BENCH_NOW, TbRunOptions
-from statebox.compat.thinkingbox.fake_checkout import RETAIL_FILE, FakeCheckout
+from tbfakes import RETAIL_FILE, FakeCheckout
 
 READ_ONLY_TASK = f"{RETAIL_FILE}:test_order_lookup_only"  # its reference only reads
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from tb_run_kit import leftover_processes
 
-from statebox.compat.thinkingbox.fake_checkout import RETAIL_FILE, FakeCheckout
+from tbfakes import RETAIL_FILE, FakeCheckout
 
 STATEBOX = str(Path(sys.executable).with_name("statebox"))
 READ_ONLY_TASK = f"{RETAIL_FILE}:test_order_lookup_only"

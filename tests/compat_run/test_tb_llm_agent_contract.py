@@ -9,11 +9,11 @@ from typing import Any
 from tb_run_kit import explain
 
 from statebox.compat.thinkingbox import TbSource, load_tb_suite
-from statebox.compat.thinkingbox.fake_checkout import RETAIL_FILE, FakeCheckout
 from statebox.llm.client import ModelClient
 from statebox.llm.types import Completion, Message, ToolCall, ToolDef
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import TrialRecord
+from tbfakes import RETAIL_FILE, FakeCheckout
 
 CANCEL = f"{RETAIL_FILE}:test_cancel_order"
 

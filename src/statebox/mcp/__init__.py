@@ -4,14 +4,14 @@
 - `connect_in_memory(attempt)` / `McpToolSurface`: the in-process client the agent loop uses.
 - `serve_stdio` / `serve_http`: one attempt for `statebox serve`.
 - `run_proxy` / `running_proxy` / `create_proxy_app`: many attempts for `statebox proxy`.
-- `ExternalServer` / `WarmPool` / `load_servers_file`: tool servers run as subprocesses.
+- `ToolServerLauncher` / `LaunchSpec` / `load_servers_file`: external tool servers, a fresh process
+  (plain or forked) per attempt (see `mcp/launch/`).
 """
 
 from statebox.mcp.errors import InsecureBindError, ToolServerError
-from statebox.mcp.external import ExternalServer
 from statebox.mcp.hosted import AttemptFactory, HostedAttempt, OnEnd
 from statebox.mcp.inmemory import McpToolSurface, connect_in_memory
-from statebox.mcp.pool import WarmPool
+from statebox.mcp.launch import LaunchSpec, ToolServer, ToolServerLauncher, ToolServerSurface
 from statebox.mcp.proxy import run_proxy, running_proxy
 from statebox.mcp.proxy_app import create_proxy_app
 from statebox.mcp.serve import serve_http, serve_stdio
@@ -20,14 +20,16 @@ from statebox.mcp.servers_file import ServerSpec, load_servers_file
 
 __all__ = [
     "AttemptFactory",
-    "ExternalServer",
     "HostedAttempt",
     "InsecureBindError",
+    "LaunchSpec",
     "McpToolSurface",
     "OnEnd",
     "ServerSpec",
+    "ToolServer",
     "ToolServerError",
-    "WarmPool",
+    "ToolServerLauncher",
+    "ToolServerSurface",
     "build_server",
     "connect_in_memory",
     "create_proxy_app",

@@ -3,8 +3,8 @@
 - `TbCheckout`: the checkout as data (tasks parsed without executing test files, scenarios,
   merged init configs, the agent spec, servers.yaml).
 - `PolicySearch`: the embedded, typo-tolerant `search_policy`.
-- `ServerLauncher` / `ForkServer`: tool-server processes per attempt, forked from a template
-  that imported the server once; clock pinned to the benchmark's "now".
+- `bench_launcher`: servers.yaml as configuration of statebox's tool-server launcher
+  (`statebox.mcp.launch`): forked where the command allows, clock pinned to the benchmark's "now".
 - `protocol`: the reserved init / effects / teardown tools.
 - `TbSuite` / `load_tb_suite`: the checkout's tasks as statebox tasks; `TbSource` runs their
   attempts in a campaign (a `TbBackend` each); `validate_tb_suite` checks reference and no-op.
@@ -14,8 +14,7 @@ from statebox.compat.thinkingbox.backend import TbBackend, TbRuntime
 from statebox.compat.thinkingbox.clockpin import BENCH_NOW, clock_pin_env
 from statebox.compat.thinkingbox.effects import TbJudgement, judge_effects
 from statebox.compat.thinkingbox.errors import TbFormatError
-from statebox.compat.thinkingbox.forkserver import ForkedChild, ForkServer, ForkTarget, forked_stdio_client
-from statebox.compat.thinkingbox.launch import ServerLauncher, StartedServer
+from statebox.compat.thinkingbox.launch import bench_launcher, launch_specs
 from statebox.compat.thinkingbox.loader import DOMAINS, TbCheckout, domain_of, split_task_id
 from statebox.compat.thinkingbox.merge import merge_world_state
 from statebox.compat.thinkingbox.models import (
@@ -42,7 +41,7 @@ from statebox.compat.thinkingbox.protocol import (
 from statebox.compat.thinkingbox.search import PolicyHit, PolicySearch
 from statebox.compat.thinkingbox.source import DONE_MARKER, TbSource
 from statebox.compat.thinkingbox.suite import SUITE_NAME, TbBenchTask, TbRunOptions, TbSuite, load_tb_suite
-from statebox.compat.thinkingbox.surface import ServerLink, TbToolSurface
+from statebox.compat.thinkingbox.surface import TbToolSurface
 from statebox.compat.thinkingbox.validation import TbTaskValidation, validate_tb_suite
 
 __all__ = [
@@ -50,14 +49,8 @@ __all__ = [
     "DOMAINS",
     "DONE_MARKER",
     "SUITE_NAME",
-    "ForkServer",
-    "ForkTarget",
-    "ForkedChild",
     "PolicyHit",
     "PolicySearch",
-    "ServerLauncher",
-    "ServerLink",
-    "StartedServer",
     "TbAgentSpec",
     "TbBackend",
     "TbBenchTask",
@@ -80,12 +73,13 @@ __all__ = [
     "TbTaskValidation",
     "TbToolRef",
     "TbToolSurface",
+    "bench_launcher",
     "clock_pin_env",
     "discrepancy_kind",
     "domain_of",
-    "forked_stdio_client",
     "is_reserved",
     "judge_effects",
+    "launch_specs",
     "load_tb_suite",
     "merge_world_state",
     "reserved_geteffects",

@@ -10,22 +10,20 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import tempfile
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from functools import partial
 
 import mcp_types as types
-from mcp import ClientSession
 
 from statebox.compat.thinkingbox.effects import judge_effects
-from statebox.compat.thinkingbox.launch import ServerLauncher
 from statebox.compat.thinkingbox.loader import TbCheckout
 from statebox.compat.thinkingbox.models import TbAgentSpec, TbEffects, TbPolicySource, TbServerInit
 from statebox.compat.thinkingbox.protocol import reserved_geteffects, reserved_init, reserved_teardown
 from statebox.compat.thinkingbox.suite import TbBenchTask, TbRunOptions
-from statebox.compat.thinkingbox.surface import ServerLink, TbToolSurface
+from statebox.compat.thinkingbox.surface import TbToolSurface
+from statebox.mcp.launch import ToolServer, ToolServerLauncher
 from statebox.runner.backend import AttemptBackend, StateOutcome
 from statebox.tools import ToolSurface
 
@@ -38,7 +36,7 @@ class TbRuntime:
     """What every attempt of one campaign shares: the checkout, the launcher, the options."""
 
     checkout: TbCheckout
-    launcher: ServerLauncher
+    launcher: ToolServerLauncher
     options: TbRunOptions
     agent: TbAgentSpec
     tool_lists: dict[str, list[types.Tool]] = field(default_factory=dict)  # per server: listed once
@@ -66,7 +64,7 @@ class TbBackend(AttemptBackend):
         self.task = task
         self.policy = runtime.checkout.policy(task.tb)
         self.surface = TbToolSurface()
-        self.links: list[ServerLink] = []
+        self.links: list[ToolServer] = []
         self._stack = AsyncExitStack()
         self._changed: bool | None = None  # known once the effects are in
 
@@ -83,14 +81,9 @@ class TbBackend(AttemptBackend):
 
     async def _start(self, server: str) -> None:
         runtime, tb = self.runtime, self.task.tb
-        log = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115 - the stack closes it
-        errlog = self._stack.enter_context(log)
-        started = await self._stack.enter_async_context(runtime.launcher.start(server, errlog))
-        session = await self._stack.enter_async_context(ClientSession(*started.streams))
-        link = ServerLink(server, started.pid, session, started.errlog, runtime.options.call_timeout_s)
+        link = await self._stack.enter_async_context(runtime.launcher.connect(server))
         self.links.append(link)
-        timeout = runtime.options.start_timeout_s
-        await link.guard("the MCP handshake", session.initialize, timeout)
+        session, timeout = link.session, runtime.options.start_timeout_s
         init = runtime.init_config(self.task, server)
         embedded = runtime.options.typesense_url is None
         config = init.config if embedded else {**init.config, "sources": [s.model_dump() for s in init.sources]}

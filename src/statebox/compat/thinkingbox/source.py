@@ -15,7 +15,7 @@ from statebox.agents.scripted import ReferenceAgent
 from statebox.compat.thinkingbox.backend import TbBackend, TbRuntime
 from statebox.compat.thinkingbox.clockpin import BENCH_NOW
 from statebox.compat.thinkingbox.errors import TbFormatError
-from statebox.compat.thinkingbox.launch import ServerLauncher
+from statebox.compat.thinkingbox.launch import bench_launcher
 from statebox.compat.thinkingbox.models import TbServers
 from statebox.compat.thinkingbox.suite import TbSuite, bench_task_of
 from statebox.llm.client import ModelClient
@@ -73,14 +73,12 @@ class TbSource(AttemptSource):
 
     @asynccontextmanager
     async def _running(self) -> AsyncIterator[None]:
-        launcher = ServerLauncher(
-            self._server_entries(),
-            python=self.options.server_python,
-            cwd=self.checkout.root,
-            clock_pin=BENCH_NOW,
-            fork=self.options.fork,
-            prefork=self.options.prefork,
-        )
+        options = self.options
+        launcher = bench_launcher(
+            self._server_entries(), python=options.server_python, cwd=self.checkout.root,
+            fork=options.fork, prefork=options.prefork, call_timeout_s=options.call_timeout_s,
+            start_timeout_s=options.start_timeout_s, clock_pin=BENCH_NOW,
+        )  # fmt: skip
         async with launcher:
             try:
                 await launcher.prepare(*self._servers)  # pay each server's import once, up front

@@ -1,4 +1,4 @@
-"""The tools an agent sees in a ThinkingBox-Bench attempt, and the guarded link to each server.
+"""The tools an agent sees in a ThinkingBox-Bench attempt, routed to the attempt's servers.
 
 Only the scenario's tools are offered (reserved ones never are, and calling them, or anything
 unlisted, is an unknown-tool error), plus the agent spec's built-in tools. `search_policy` is
@@ -9,87 +9,26 @@ text, unchanged; a `{"error": ...}` text counts as a failed call.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from functools import partial
-from typing import IO, Any, Literal, TypeVar
+from typing import Any, Literal
 
-import anyio
 import mcp_types as types
-from mcp import ClientSession
-from mcp.shared.exceptions import MCPError
 
 from statebox.compat.thinkingbox.models import TbBuiltinTool, TbPolicySource, TbScenario
 from statebox.compat.thinkingbox.protocol import result_text, visible_tools
 from statebox.compat.thinkingbox.search import PolicySearch
 from statebox.compat.thinkingbox.suite import exposed_name
-from statebox.mcp.errors import ToolServerError
+from statebox.mcp.launch import ToolServer
 from statebox.tools import ToolOutcome, ToolSpec
 
 SEARCH_TOOL = "search_policy"
-STDERR_TAIL_CHARS = 2000
-_CLOSED = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
-T = TypeVar("T")
-
-
-class ServerLink:
-    """One attempt's MCP session with one server process; a dead or hung server is a `ToolServerError`."""
-
-    def __init__(self, name: str, pid: int, session: ClientSession, errlog: IO[str], timeout_s: float) -> None:
-        self.name, self.pid, self.session = name, pid, session
-        self.errlog = errlog
-        self.timeout_s = timeout_s
-        self.failure: str | None = None
-
-    async def guard(self, what: str, call: Callable[[], Awaitable[T]], timeout_s: float | None = None) -> T:
-        """Await `call()` with a deadline; a closed connection or no answer marks the server failed."""
-        if self.failure is not None:
-            raise ToolServerError(self.failure)
-        limit = timeout_s if timeout_s is not None else self.timeout_s
-        try:
-            with anyio.fail_after(limit):
-                return await call()
-        except TimeoutError:
-            raise self._fail(f"did not answer {what} within {limit:g} s") from None
-        except MCPError as exc:
-            if exc.code == types.CONNECTION_CLOSED:
-                raise self._fail(f"exited during {what}") from exc
-            raise
-        except _CLOSED as exc:
-            raise self._fail(f"exited during {what}") from exc
-
-    async def call_tool(self, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        return await self.guard(repr(tool), partial(self.session.call_tool, tool, arguments))
-
-    async def list_tools(self) -> list[types.Tool]:
-        tools: list[types.Tool] = []
-        cursor: str | None = None
-        while True:
-            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-            page = await self.guard("tools/list", partial(self.session.list_tools, params=params))
-            tools += page.tools
-            cursor = page.next_cursor
-            if not cursor:
-                return tools
-
-    def _fail(self, what: str) -> ToolServerError:
-        self.failure = f"tool server {self.name!r} (pid {self.pid}) {what}{self._stderr_tail()}"
-        return ToolServerError(self.failure)
-
-    def _stderr_tail(self) -> str:
-        if self.errlog.closed:
-            return ""
-        self.errlog.flush()
-        self.errlog.seek(0)
-        tail = self.errlog.read()[-STDERR_TAIL_CHARS:].strip()
-        return f"; its stderr ends with:\n{tail}" if tail else ""
 
 
 @dataclass(frozen=True)
 class _Route:
     kind: Literal["server", "search", "builtin"]
     tool: str
-    server: ServerLink | None = None
+    server: ToolServer | None = None
     ends_episode: bool = False
     writes: bool = False
 
@@ -105,7 +44,7 @@ class TbToolSurface:
 
     def add_server(
         self,
-        link: ServerLink,
+        link: ToolServer,
         tools: list[types.Tool],
         scenario: TbScenario,
         servers: list[str],

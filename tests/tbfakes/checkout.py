@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-SERVER_SOURCES = Path(__file__).with_name("fake_server") / "fake_tb_server"
+SERVER_SOURCES = Path(__file__).with_name("fake_tb_server")
 RETAIL = "sandbox_external_retail"
 CONSULTING = "sandbox_consulting"
 RETAIL_FILE = f"{RETAIL}_group1.py"

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -28,13 +28,13 @@ from typing import IO, Any
 import anyio
 from anyio.abc import Process, SocketStream
 
-from statebox.compat.thinkingbox.stdio_bridge import MessageStreams, message_streams
 from statebox.mcp.errors import ToolServerError
+from statebox.mcp.launch.bridge import MessageStreams, message_streams
+from statebox.mcp.launch.processes import EXIT_WAIT_S, kill_group, pid_exists
 
 TEMPLATE = Path(__file__).with_name("fork_template.py")
 DEFAULT_START_TIMEOUT_S = 120.0  # the template pays the whole import once
 DEFAULT_FORK_TIMEOUT_S = 10.0
-EXIT_WAIT_S = 2.0
 _MAX_MESSAGE = 65536
 _TAIL_CHARS = 2000
 
@@ -55,14 +55,21 @@ class ForkTarget:
 class ForkedChild:
     """One forked server process: its pid, our end of its stdio, and how to end it."""
 
-    def __init__(self, pid: int, stdio: socket.socket, pidfd: int | None) -> None:
+    forked = True
+
+    def __init__(self, pid: int, stdio: socket.socket, pidfd: int | None, template: ForkServer) -> None:
         self.pid = pid
         self.stdio = stdio
         self._pidfd = pidfd
+        self._template = template
+
+    def alive(self) -> bool:
+        """Whether the child still runs under a live template (children die with theirs)."""
+        return self._template.alive and pid_exists(self.pid)
 
     def kill(self) -> None:
         """SIGKILL the child's process group (the child leads it), or the child alone."""
-        _kill_group(self.pid)
+        kill_group(self.pid)
 
     async def wait_gone(self, timeout_s: float = EXIT_WAIT_S) -> bool:
         """Wait until the child has exited and its parent (the template) has reaped it."""
@@ -79,6 +86,15 @@ class ForkedChild:
             os.close(self._pidfd)
             self._pidfd = None
         self.stdio.close()
+
+    async def discard(self) -> None:
+        """Kill it without ever having talked to the server (its template reaps it)."""
+        self.kill()
+        self.close()
+
+    def streams(self) -> AbstractAsyncContextManager[MessageStreams]:
+        """MCP (read, write) streams over the child's stdio; on exit it is killed and reaped."""
+        return forked_stdio_client(self)
 
 
 class ForkServer:
@@ -177,7 +193,7 @@ class ForkServer:
             for fd in fds:
                 os.close(fd)
             raise self._failure(f"could not fork: {reply.get('error', reply)}")
-        return ForkedChild(int(reply["pid"]), ours, fds[0] if fds else None)
+        return ForkedChild(int(reply["pid"]), ours, fds[0] if fds else None, self)
 
     async def aclose(self) -> None:
         """Close the control socket (the template then kills its children and exits) and reap it."""
@@ -219,7 +235,7 @@ class ForkServer:
             if reply.get("id") == request:
                 return reply, fds
             if "pid" in reply:
-                _kill_group(int(reply["pid"]))
+                kill_group(int(reply["pid"]))
             for fd in fds:
                 os.close(fd)
 
@@ -268,20 +284,3 @@ async def forked_stdio_client(child: ForkedChild) -> AsyncIterator[MessageStream
     finally:
         child.kill()
         child.close()
-
-
-def _kill_group(pid: int) -> None:
-    for kill in (os.killpg, os.kill):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            kill(pid, signal.SIGKILL)
-
-
-def pid_exists(pid: int) -> bool:
-    """Whether `pid` is still in the process table (a zombie counts: it is not reaped yet)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
