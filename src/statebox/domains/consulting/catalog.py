@@ -34,7 +34,7 @@ CITIES = {  # band -> cities (name, country); a city not listed is band C
           ("Leeds", "GB"), ("Lisbon", "PT"), ("Porto", "PT"), ("Krakow", "PL"), ("Calgary", "CA")],
 }
 
-# name, vendor, category, annual cost of the standard edition, restricted; a Pro edition follows each
+# name, vendor, category, annual cost of the standard edition, restricted (a Premium edition follows each paid one)
 SOFTWARE = [
     ("Microsoft 365 E3", "Microsoft", "productivity", 0, 0),
     ("Slack", "Salesforce", "collaboration", 0, 0),
@@ -93,7 +93,7 @@ SOFTWARE = [
     ("1Password Teams", "1Password", "security", 0, 0),
 ]
 
-EDITION_FACTOR = 1.6  # the Pro edition of each paid title costs this much more (rounded to the dollar)
+EDITION_FACTOR = 1.6  # the Premium edition of each paid title costs this much more (rounded to the dollar)
 
 # name, kind, cost, standard
 DEVICE_MODELS = [

@@ -72,7 +72,7 @@ class FirmSeed:
             for name, country in cities:
                 self.add("cities", {"id": self.next_id("CTY-", 101), "name": name, "country": country, "band": band})
         for name, vendor, category, cost, restricted in catalog.SOFTWARE:
-            pro = (f"{name} Pro", round(cost * catalog.EDITION_FACTOR))
+            pro = (f"{name} Premium", round(cost * catalog.EDITION_FACTOR))
             editions = [(name, cost)] if cost == 0 else [(name, cost), pro]
             for title, price in editions:
                 self.add("software", {"id": self.next_id("SW-", 101), "name": title, "vendor": vendor,
@@ -130,6 +130,8 @@ class FirmSeed:
         roll = self.r.random()
         status = ("on_leave" if roll < 0.05 else "pending_start" if roll < 0.07
                   else "leaver" if roll < 0.09 else "active")
+        if level == "partner":  # practice leads and the managing partner are always at work
+            status = "active"
         start = self.day_between(date(2012, 1, 9), date(2025, 12, 1))
         end = None
         if status == "pending_start":
