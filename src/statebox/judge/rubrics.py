@@ -8,7 +8,8 @@ import re
 from pydantic import BaseModel
 
 from statebox.llm.client import ModelClient
-from statebox.llm.types import Message, Usage
+from statebox.llm.meter import Meter
+from statebox.llm.types import Message
 
 # The first line of the judge's system prompt; scripted model servers recognise it.
 RUBRIC_JUDGE_MARKER = "STATEBOX-RUBRIC-JUDGE"
@@ -31,8 +32,7 @@ class RubricJudge:
 
     def __init__(self, client: ModelClient) -> None:
         self.client = client
-        self.usage = Usage()
-        self.cost: float | None = 0.0
+        self.meter = Meter()  # every question asked, for the trial's `judge` usage and cost
 
     async def judge(self, questions: list[str], final_reply: str) -> list[RubricResult]:
         results = []
@@ -42,8 +42,7 @@ class RubricJudge:
                 Message(role="user", content=f"Final reply:\n<<<\n{final_reply}\n>>>\n\nQuestion: {q}"),
             ]
             completion = await self.client.complete(messages)
-            self.usage = self.usage + completion.usage
-            self.cost = None if self.cost is None or completion.cost_usd is None else self.cost + completion.cost_usd
+            self.meter.add(completion.usage, completion.cost_usd)
             answer, reason = parse_answer(completion.text)
             results.append(RubricResult(question=q, answer=answer, passed=answer == "yes", reason=reason))
         return results

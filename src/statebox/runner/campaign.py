@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -13,10 +12,9 @@ from statebox.agents.base import Agent
 from statebox.agents.scripted import NoopAgent
 from statebox.judge.rubrics import RubricJudge
 from statebox.llm.client import ModelClient, make_client
-from statebox.llm.errors import InfrastructureError
 from statebox.llm.pricing import PriceOverrides
-from statebox.runner.episode import AttemptPlan, run_attempt
-from statebox.runner.errors import CampaignError
+from statebox.runner.episode import AttemptPlan, run_attempt, spent
+from statebox.runner.errors import CampaignError, classify, stopping_error
 from statebox.runner.plan import CampaignConfig, WorkItem, build_manifest, resolve_workers, work_items
 from statebox.runner.progress import CampaignProgress
 from statebox.runner.record import ErrorRecord
@@ -86,9 +84,9 @@ class Campaign:
                         f"{self.config.out} already holds a run; pass --resume to continue it, or choose another --out"
                     )
                 self.run_dir.check_resumable(manifest)
+            finished = {t.trial_id for t in self.run_dir.trials()} if self.config.resume else set()
         except RunDirError as e:
             raise CampaignError(str(e)) from None
-        finished = {t.trial_id for t in self.run_dir.trials()} if self.config.resume else set()
         items = work_items(self.config, finished)
         self.source.prepare(list({i.task.id: i.task for i in items}.values()))
         self.run_dir.write_manifest(manifest)
@@ -129,7 +127,13 @@ class Campaign:
                     asyncio.create_task(self._worker(queue, result, on_outcome))
                     for _ in range(max(1, self.config.concurrency))
                 ]
-                await asyncio.gather(*tasks)
+                try:
+                    await asyncio.gather(*tasks)
+                except BaseException:  # a run-stopping error: end the attempts still in flight first
+                    for task in tasks:
+                        task.cancel()
+                    await asyncio.gather(*tasks, return_exceptions=True)
+                    raise
         finally:
             for client in self.clients.values():
                 await client.aclose()
@@ -146,10 +150,14 @@ class Campaign:
     ) -> None:
         while not queue.empty():
             item = queue.get_nowait()
+            plan: AttemptPlan | None = None
             try:
-                record = await run_attempt(self._plan(item))
+                plan = self._plan(item)
+                record = await run_attempt(plan)
             except Exception as e:  # an infrastructure failure: recorded, retried by --resume
-                error = self._error(item, e)
+                if (stop := stopping_error(e)) is not None:
+                    raise stop from None
+                error = self._error(item, e, plan)
                 self.run_dir.append_error(error)
                 result.add("error", f"{item.trial_id}: {error.message}")
                 on_outcome("error", f"{item.trial_id}: {error.message}")
@@ -189,8 +197,9 @@ class Campaign:
             backend=self.source.backend(item.task),
         )
 
-    def _error(self, item: WorkItem, e: Exception) -> ErrorRecord:
+    def _error(self, item: WorkItem, e: Exception, plan: AttemptPlan | None = None) -> ErrorRecord:
         kind, message = classify(e)
+        meters = spent(plan) if plan is not None else None
         return ErrorRecord(
             trial_id=item.trial_id,
             suite=self.config.suite.name,
@@ -201,19 +210,8 @@ class Campaign:
             kind=kind,
             message=message,
             at=datetime.now(UTC).isoformat(),
+            domain=item.task.domain,
+            usage=None if meters is None else {role: m.usage for role, m in meters.items()},
+            cost_usd=None if meters is None else {role: m.cost_usd for role, m in meters.items()},
         )
 
-
-def classify(e: BaseException) -> tuple[str, str]:
-    """What kind of infrastructure error this is, with a message that says where."""
-    while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-        e = e.exceptions[0]  # MCP's task groups wrap what the tool path raised
-    if isinstance(e, InfrastructureError):
-        return "model_endpoint", str(e)
-    name = type(e).__name__
-    if name in ("ToolServerError",):
-        return "tool_server", str(e)
-    if isinstance(e, TimeoutError):
-        return "timeout", "the attempt exceeded its time budget"
-    tb = traceback.format_exception(e)[-3:]
-    return "statebox_bug", f"{name}: {e} | {''.join(tb).strip()}"

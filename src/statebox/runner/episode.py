@@ -5,17 +5,17 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from typing import cast
 
 from statebox.agents.base import Agent, AttemptContext
 from statebox.agents.transcript import Entry, Transcript
 from statebox.judge.rubrics import RubricJudge, RubricResult
 from statebox.judge.signatures import CallFact, failure_signature
-from statebox.llm.types import Usage
+from statebox.llm.meter import Meter
 from statebox.runner.backend import AttemptBackend, TaskSet, ToolTransport, WorldBackend, direct_transport
-from statebox.runner.record import TrialRecord, attempt_seed, trial_id
+from statebox.runner.record import FinishReason, TrialRecord, attempt_seed, trial_id
 from statebox.tasks import Suite, Task
-from statebox.users.base import SimulatedCustomer
-from statebox.users.llm_customer import LlmCustomer
+from statebox.users.base import CustomerActions, EndReason, SimulatedCustomer
 from statebox.world import Effects
 
 
@@ -32,6 +32,7 @@ class AttemptPlan:
     rubric_judge: RubricJudge | None = None  # None: rubric questions are not judged (state only)
     time_budget_s: float = 600.0
     backend: AttemptBackend | None = None  # default: a WorldBackend over the suite's world
+    transcript: Transcript = field(default_factory=Transcript)  # filled as it runs; read by `spent` after a failure
 
     @property
     def trial_id(self) -> str:
@@ -43,7 +44,7 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
     t0 = time.perf_counter()
     task = plan.task
     backend = plan.backend or _world_backend(plan, transport)
-    transcript = Transcript()
+    transcript = plan.transcript
     seed = attempt_seed(plan.trial_id)
     try:
         async with backend.tools() as surface:
@@ -51,7 +52,12 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
             ctx = AttemptContext(
                 policy=backend.policy, tools=surface, tool_specs=surface.list_tools(), transcript=transcript, seed=seed
             )
-            await asyncio.wait_for(_converse(plan, ctx), timeout=plan.time_budget_s + 60)
+            try:
+                await asyncio.wait_for(
+                    _converse(plan, ctx, backend.customer_actions()), timeout=plan.time_budget_s + 60
+                )
+            except TimeoutError:  # the budget ran out in the middle of a turn: what the agent did, judged as is
+                transcript.finish_reason = "time_budget"
         t_conv = time.perf_counter()
         state = await backend.outcome()
         rubrics = await _rubrics(plan, transcript)
@@ -67,7 +73,7 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
         required_effects=state.required_effects,
         finish_reason=transcript.finish_reason,
     )
-    usage, cost = _usage_and_cost(transcript, plan)
+    meters = _meters(plan, transcript)
     return TrialRecord(
         trial_id=plan.trial_id,
         suite=plan.suite.name,
@@ -80,13 +86,13 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
         seed=seed,
         passed=verdict.passed and rubrics_ok,
         state_passed=verdict.passed,
-        finish_reason=transcript.finish_reason,
-        customer_end_reason=transcript.customer_end_reason,
+        finish_reason=cast(FinishReason | None, transcript.finish_reason),  # pydantic checks the value
+        customer_end_reason=cast(EndReason | None, transcript.customer_end_reason),
         signature=signature,
         discrepancies=verdict.discrepancies,
         rubrics=rubrics,
-        usage=usage,
-        cost_usd=cost,
+        usage={role: m.usage for role, m in meters.items()},
+        cost_usd={role: m.cost_usd for role, m in meters.items()},
         timings={
             "setup_s": t_ready - t0,
             "conversation_s": t_conv - t_ready,
@@ -115,7 +121,7 @@ def _call_facts(transcript: Transcript, backend: AttemptBackend) -> list[CallFac
     ]
 
 
-async def _converse(plan: AttemptPlan, ctx: AttemptContext) -> None:
+async def _converse(plan: AttemptPlan, ctx: AttemptContext, actions: CustomerActions | None = None) -> None:
     """Customer opens; agent and customer alternate until one ends it or a limit is hit."""
     transcript, limits = ctx.transcript, plan.task.limits
     message = plan.task.opening_message
@@ -130,7 +136,7 @@ async def _converse(plan: AttemptPlan, ctx: AttemptContext) -> None:
         if plan.customer is None:
             transcript.finish_reason = "agent_ended"
             return
-        answer = await plan.customer.reply(transcript.visible())
+        answer = await plan.customer.reply(transcript.visible(), actions)
         if answer.text:
             ctx.log(Entry(role="customer", content=answer.text))
         if answer.ended:
@@ -146,29 +152,17 @@ async def _rubrics(plan: AttemptPlan, transcript: Transcript) -> list[RubricResu
     return await plan.rubric_judge.judge(plan.task.rubrics, transcript.final_agent_reply())
 
 
-def _usage_and_cost(transcript: Transcript, plan: AttemptPlan) -> tuple[dict[str, Usage], dict[str, float | None]]:
-    agent_usage, agent_cost = Usage(), _CostSum()
+def spent(plan: AttemptPlan) -> dict[str, Meter]:
+    """What the attempt has spent so far, per role (an errored attempt's error record carries it)."""
+    return _meters(plan, plan.transcript)
+
+
+def _meters(plan: AttemptPlan, transcript: Transcript) -> dict[str, Meter]:
+    """Usage and cost per role: the agent's calls as its transcript logs them, the customer's and the judge's own."""
+    agent = Meter()
     for e in transcript.entries:
         if e.usage is not None:
-            agent_usage = agent_usage + e.usage
-            agent_cost.add(e.cost_usd)
-    user_usage, user_cost = Usage(), _CostSum()
-    if isinstance(plan.customer, LlmCustomer):
-        for u, c in plan.customer.usage_log:
-            user_usage = user_usage + u
-            user_cost.add(c)
-    judge_usage, judge_cost = (plan.rubric_judge.usage, plan.rubric_judge.cost) if plan.rubric_judge else (Usage(), 0.0)
-    return (
-        {"agent": agent_usage, "user": user_usage, "judge": judge_usage},
-        {"agent": agent_cost.value, "user": user_cost.value, "judge": judge_cost},
-    )
-
-
-class _CostSum:
-    """A sum that becomes unknown (None) once any part is unknown."""
-
-    def __init__(self) -> None:
-        self.value: float | None = 0.0
-
-    def add(self, cost: float | None) -> None:
-        self.value = None if cost is None or self.value is None else self.value + cost
+            agent.add(e.usage, e.cost_usd)
+    customer = plan.customer.meter if plan.customer else Meter()
+    judge = plan.rubric_judge.meter if plan.rubric_judge else Meter()
+    return {"agent": agent, "user": customer, "judge": judge}

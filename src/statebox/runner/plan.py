@@ -12,7 +12,7 @@ import statebox
 from statebox.llm.retry import RetryPolicy
 from statebox.llm.types import Sampling
 from statebox.runner.backend import TaskSet
-from statebox.runner.record import trial_id
+from statebox.runner.record import SCHEMA_VERSION, trial_id
 from statebox.tasks import Task
 
 AgentKind = Literal["llm", "reference", "noop"]
@@ -109,6 +109,7 @@ def work_items(config: CampaignConfig, finished: set[str]) -> list[WorkItem]:
 def build_manifest(config: CampaignConfig, prices: dict[str, Any]) -> dict[str, Any]:
     """What was run, so results can be trusted, compared and resumed (contract: run directory)."""
     return {
+        "schema_version": SCHEMA_VERSION,
         "statebox_version": statebox.__version__,
         "suite": config.suite.name,
         "task_set_hash": config.suite.content_hash(),

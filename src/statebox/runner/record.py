@@ -1,18 +1,29 @@
-"""The trial record: one line of trials.jsonl per finished attempt (a contract; see docs/run-directory.md)."""
+"""The trial and error records: one line of trials.jsonl / errors.jsonl each (a contract: docs/contracts.md)."""
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from statebox.agents.transcript import Transcript
 from statebox.judge import Discrepancy
 from statebox.judge.rubrics import RubricResult
+from statebox.llm.meter import sum_costs
 from statebox.llm.types import Usage
+from statebox.runner.errors import ErrorKind
+from statebox.users.base import EndReason
 
 ROLES = ("agent", "user", "judge")
+# The version of the record formats this statebox writes and reads. Records written before there was
+# a version read as version 1; a line of a newer version is refused, never skipped (runner/store.py).
+SCHEMA_VERSION = 1
+# How a trial's conversation ended (agents/transcript.py FINISH_REASONS says when each happens).
+FinishReason = Literal[
+    "customer_ended", "agent_ended", "max_turns", "max_steps", "max_tool_errors", "time_budget", "context_overflow",
+    "timeout",  # written by statebox before `time_budget` replaced it; still read
+]  # fmt: skip
 
 
 def trial_id(suite: str, task_id: str, agent: str, model: str | None, repeat: int) -> str:
@@ -32,6 +43,7 @@ def _zero_costs() -> dict[str, float | None]:
 class TrialRecord(BaseModel):
     """Everything known about one finished attempt."""
 
+    schema_version: int = SCHEMA_VERSION
     trial_id: str
     suite: str
     task_id: str
@@ -43,8 +55,8 @@ class TrialRecord(BaseModel):
     seed: int
     passed: bool
     state_passed: bool
-    finish_reason: str | None
-    customer_end_reason: str | None = None
+    finish_reason: FinishReason | None
+    customer_end_reason: EndReason | None = None
     signature: str | None = None
     discrepancies: list[Discrepancy] = Field(default_factory=list)
     rubrics: list[RubricResult] = Field(default_factory=list)
@@ -58,19 +70,23 @@ class TrialRecord(BaseModel):
     transcript: Transcript = Field(default_factory=Transcript)
 
     def total_cost(self) -> float | None:
-        values = list(self.cost_usd.values())
-        return None if any(v is None for v in values) else sum(v for v in values if v is not None)
+        return sum_costs(self.cost_usd.values())
 
 
 class ErrorRecord(BaseModel):
     """An infrastructure failure: not an attempt, retried by --resume (one line of errors.jsonl)."""
 
+    schema_version: int = SCHEMA_VERSION
     trial_id: str
     suite: str
     task_id: str
     agent: str
     model: str | None
     repeat: int
-    kind: str  # model_endpoint | tool_server | statebox_bug
+    kind: ErrorKind
     message: str
     at: str
+    # What the report needs of an attempt that never finished: its domain, and what it spent before failing.
+    domain: str | None = None
+    usage: dict[str, Usage] | None = None
+    cost_usd: dict[str, float | None] | None = None

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from statebox.runner.record import ErrorRecord, TrialRecord
+from statebox.runner.record import SCHEMA_VERSION, ErrorRecord, TrialRecord
 
 MANIFEST, TRIALS, ERRORS = "manifest.json", "trials.jsonl", "errors.jsonl"
+# Appended by `repair()` to a line torn by a killed writer: readers skip such lines (and only those).
+TORN_MARK = " <- torn: the writer was killed mid-line; statebox skips this line"
+Record = TypeVar("Record", bound=BaseModel)
 # Manifest keys that may differ when resuming.
 RESUMABLE_KEYS = frozenset({"repeat", "concurrency", "workers", "tools_via", "started_at", "resumed_at"})
 
@@ -46,7 +50,12 @@ class RunDir:
 
     def check_resumable(self, new: dict[str, Any]) -> None:
         """Refuse to resume under a manifest that differs in anything that changes results."""
-        old = self.manifest()
+        old = {"schema_version": 1, **self.manifest()}  # manifests from before schema versions are version 1
+        if not isinstance(old["schema_version"], int) or old["schema_version"] > SCHEMA_VERSION:
+            raise RunDirError(
+                f"{self.path / MANIFEST}: schema_version {old['schema_version']!r}, but this statebox reads "
+                f"versions 1 to {SCHEMA_VERSION}; resume it with the statebox that wrote it"
+            )
         diffs = sorted(k for k in old.keys() | new.keys() if k not in RESUMABLE_KEYS and old.get(k) != new.get(k))
         if diffs:
             detail = "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in diffs[:5])
@@ -58,24 +67,14 @@ class RunDir:
             )
 
     def trials(self) -> list[TrialRecord]:
-        """Finished attempts, first record per trial id (a torn last line from a kill is skipped)."""
+        """Finished attempts, first record per trial id. A line that cannot be read is refused (RunDirError)."""
         seen: dict[str, TrialRecord] = {}
-        for line in _lines(self.path / TRIALS):
-            try:
-                rec = TrialRecord.model_validate_json(line)
-            except ValidationError:
-                continue
+        for rec in _records(self.path / TRIALS, TrialRecord):
             seen.setdefault(rec.trial_id, rec)
         return list(seen.values())
 
     def errors(self) -> list[ErrorRecord]:
-        out = []
-        for line in _lines(self.path / ERRORS):
-            try:
-                out.append(ErrorRecord.model_validate_json(line))
-            except ValidationError:
-                continue
-        return out
+        return list(_records(self.path / ERRORS, ErrorRecord))
 
     def repair(self) -> None:
         """Before appending to a run that may have been killed: end any torn last line."""
@@ -94,12 +93,46 @@ class RunDir:
         os.replace(tmp, self.path / ERRORS)
 
 
-def _lines(path: Path) -> list[str]:
+def _records(path: Path, model: type[Record]) -> Iterator[Record]:
+    """The records of a .jsonl file, in order. Skipped: blank lines, lines a repair marked as torn, and
+    an unterminated last line (a writer killed mid-line, or still writing it). Anything else that does
+    not read as a record of a version this statebox knows is a RunDirError naming the file and line."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")  # a torn last line may split a character
+        text = path.read_text(encoding="utf-8", errors="replace")  # a torn line may split a character
     except FileNotFoundError:
-        return []
-    return [ln for ln in text.splitlines() if ln.strip()]
+        return
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.endswith(TORN_MARK):
+            continue
+        try:
+            yield _parse(line, model)
+        except ValueError as e:
+            if number == len(lines):  # no newline after it: torn by a kill, repaired before resuming
+                continue
+            raise RunDirError(f"{path}:{number}: {e}") from None
+
+
+def _parse(line: str, model: type[Record]) -> Record:
+    """One line as a record; ValueError says in a few words why it is not one."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not a JSON record ({e.msg} at column {e.colno}); remove or repair the line") from None
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object; remove or repair the line")
+    version = data.get("schema_version", 1)  # records from before schema versions are version 1
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= SCHEMA_VERSION:
+        raise ValueError(
+            f"schema_version {version!r}, but this statebox reads versions 1 to {SCHEMA_VERSION}; "
+            "read it with the statebox that wrote it"
+        )
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "record"
+        raise ValueError(f"not a valid {model.__name__} ({where}: {first['msg']}); remove or repair the line") from None
 
 
 def _append(path: Path, line: str) -> None:
@@ -114,11 +147,35 @@ def _append(path: Path, line: str) -> None:
 
 
 def _repair_torn_tail(path: Path) -> None:
-    """If a previous writer died mid-line, end that line so the next record starts cleanly."""
+    """If a previous writer died mid-line, end that line, marked as torn, so the next record starts
+    cleanly and readers know to skip it (an unmarked unreadable line is refused)."""
     try:
         with path.open("rb+") as f:
+            tail = _last_line(f)
+            if tail is None:
+                return
+            try:
+                json.loads(tail)
+                ending = b"\n"  # a whole record whose newline was lost
+            except ValueError:
+                ending = TORN_MARK.encode() + b"\n"
             f.seek(0, os.SEEK_END)
-            if f.tell() and (f.seek(-1, os.SEEK_END), f.read(1))[1] != b"\n":
-                f.write(b"\n")
+            f.write(ending)
     except FileNotFoundError:
         pass
+
+
+def _last_line(f: BinaryIO) -> bytes | None:
+    """The file's unterminated last line, or None when it ends with a newline (or is empty)."""
+    end = f.seek(0, os.SEEK_END)
+    if end == 0 or (f.seek(end - 1), f.read(1))[1] == b"\n":
+        return None
+    start, chunk = end, 1 << 16
+    while start > 0:
+        start = max(0, start - chunk)
+        f.seek(start)
+        block = f.read(end - start)
+        if (cut := block.rfind(b"\n")) != -1:
+            return block[cut + 1 :]
+    f.seek(0)
+    return f.read(end)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 from statebox.agents.transcript import Entry
+from statebox.llm.meter import Meter
+from statebox.tools.surface import ToolOutcome
 
 EndReason = Literal["satisfied", "gave_up", "transferred"]
 
@@ -21,11 +23,23 @@ class CustomerReply:
         return self.end_reason is not None
 
 
+class CustomerActions(Protocol):
+    """What the customer can do on the attempt's own state (the domain's customer tools)."""
+
+    def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome: ...
+
+
 class SimulatedCustomer(ABC):
     """Answers the agent's latest message given the visible conversation so far."""
 
     name: str = "customer"
     model: str | None = None
 
+    @property
+    def meter(self) -> Meter:
+        """What the customer's model calls used and cost (nothing, for a customer without a model)."""
+        return Meter()
+
     @abstractmethod
-    async def reply(self, visible: list[Entry]) -> CustomerReply: ...
+    async def reply(self, visible: list[Entry], actions: CustomerActions | None = None) -> CustomerReply:
+        """The answer to the latest message; `actions` performs the customer's own actions, where the task has any."""

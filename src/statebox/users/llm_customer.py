@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from statebox.agents.transcript import Entry
 from statebox.llm.client import ModelClient
-from statebox.llm.types import Message, ToolDef, Usage
+from statebox.llm.meter import Meter
+from statebox.llm.types import Message, ToolDef
 from statebox.tasks import Customer
-from statebox.users.base import CustomerReply, EndReason, SimulatedCustomer
+from statebox.users.actions import asked_for, perform
+from statebox.users.base import CustomerActions, CustomerReply, EndReason, SimulatedCustomer
 
 # The first line of the simulator's system prompt; scripted model servers recognise it.
 USER_SIMULATOR_MARKER = "STATEBOX-USER-SIMULATOR"
@@ -35,7 +37,9 @@ END_TOOL = ToolDef(
 
 
 def customer_prompt(profile: Customer) -> str:
-    facts = "\n".join(f"{f.key}: {f.value}" for f in profile.facts) or "(only what the GOAL above says)"
+    # A fact that needs an action first (a code texted to the phone) is told only once the action is done.
+    known = [f for f in profile.facts if f.via is None]
+    facts = "\n".join(f"{f.key}: {f.value}" for f in known) or "(only what the GOAL above says)"
     rules = "\n".join(f"- {r}" for r in profile.rules)
     persona = f"\nPERSONA:\n{profile.persona}\n" if profile.persona else ""
     extra = f"\nMORE RULES:\n{rules}\n" if rules else ""
@@ -52,14 +56,26 @@ class LlmCustomer(SimulatedCustomer):
         self.model = client.spec
         self.profile = profile
         self.seed = seed
-        self.usage_log: list[tuple[Usage, float | None]] = []
+        self._meter = Meter()
 
-    async def reply(self, visible: list[Entry]) -> CustomerReply:
+    @property
+    def meter(self) -> Meter:
+        """Every call of the simulator, for the trial's `user` usage and cost."""
+        return self._meter
+
+    async def reply(self, visible: list[Entry], actions: CustomerActions | None = None) -> CustomerReply:
         messages = [Message(role="system", content=customer_prompt(self.profile))]
         for e in visible:
             messages.append(Message(role="assistant" if e.role == "customer" else "user", content=e.content))
+        latest = visible[-1].content if visible and visible[-1].role != "customer" else ""
+        done = [perform(f, actions) for f in asked_for(self.profile, latest) if f.via is not None]
+        if done:
+            notes = "; ".join(f"{r.fact.key}: {r.said}" if r.done else r.said for r in done)
+            last = messages[-1]
+            seen = f"{last.content}\n\n[Only you see this. You just checked: {notes}]"
+            messages[-1] = Message(role=last.role, content=seen)
         completion = await self.client.complete(messages, [END_TOOL], seed=self.seed)
-        self.usage_log.append((completion.usage, completion.cost_usd))
+        self._meter.add(completion.usage, completion.cost_usd)
         for call in completion.tool_calls:
             if call.name == END_TOOL.name:
                 reason = (call.arguments or {}).get("reason", "satisfied")
