@@ -39,9 +39,13 @@ class McpToolSurface:
     `ToolServerError`.
     """
 
-    def __init__(self, session: ClientSession, specs: list[ToolSpec]) -> None:
+    def __init__(self, session: ClientSession, specs: list[ToolSpec], *, validate_results: bool = True) -> None:
+        """`validate_results=False` when the caller listed the tools and none declares an output
+        schema: calls then go out as plain `tools/call` requests, so the client does not list
+        the tools again (once per session) only to find there is nothing to validate."""
         self._session = session
         self._specs = specs
+        self._validate_results = validate_results
 
     @classmethod
     async def connect(cls, session: ClientSession) -> McpToolSurface:
@@ -53,7 +57,11 @@ class McpToolSurface:
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
         try:
-            result = await self._session.call_tool(name, arguments)
+            if self._validate_results:
+                result = await self._session.call_tool(name, arguments)
+            else:
+                request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments))
+                result = await self._session.send_request(request, types.CallToolResult)
         except MCPError as exc:
             raise ToolServerError(f"tools/call {name!r} failed: {exc.message}") from exc
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream) as exc:

@@ -11,7 +11,6 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
-import mcp_types as types
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
@@ -50,11 +49,13 @@ class MemoryTransport:
     """The official SDK's in-process client/server pairing.
 
     A domain's tool list is the same for every attempt, so it is listed over MCP once per domain
-    and per campaign; every tool call still goes through the attempt's own MCP session.
+    and per campaign; every tool call still goes through the attempt's own MCP session. When no
+    tool declares an output schema, there is nothing for the client to validate results against,
+    and calls skip the client's per-session re-listing of the tools (see `McpToolSurface`).
     """
 
     def __init__(self) -> None:
-        self._listings: dict[str, tuple[types.ListToolsResult, list[ToolSpec]]] = {}
+        self._listings: dict[str, tuple[list[ToolSpec], bool]] = {}  # per domain: specs, any output schema
         self._validators = ArgumentValidators()
 
     @asynccontextmanager
@@ -62,22 +63,11 @@ class MemoryTransport:
         async with connect_in_memory(_LoopAttempt(tools, task, policy), self._validators) as session:
             listing = self._listings.get(task.domain)
             if listing is None:
-                result = await session.list_tools()
-                listing = self._listings[task.domain] = (result, [tool_spec(t) for t in result.tools])
-            else:
-                _prime_tool_listing(session, listing[0])
-            yield McpToolSurface(session, listing[1])
-
-
-def _prime_tool_listing(session: ClientSession, listing: types.ListToolsResult) -> None:
-    """Give a fresh session the campaign's listing of the same tools, as if it had listed them.
-
-    The SDK client lists tools again before validating the first result of each tool; for
-    identical in-process servers that listing is pure overhead. Without the hook, it just lists.
-    """
-    absorb = getattr(session, "_absorb_tool_listing", None)
-    if absorb is not None:
-        absorb(listing, complete=True)
+                listed = (await session.list_tools()).tools
+                schemas = any(tool.output_schema is not None for tool in listed)
+                listing = self._listings[task.domain] = ([tool_spec(tool) for tool in listed], schemas)
+            specs, schemas = listing
+            yield McpToolSurface(session, specs, validate_results=schemas)
 
 
 class _Handoff:
