@@ -21,9 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
+from typer.testing import CliRunner
 
 from statebox.agents.transcript import Entry, ToolCallEntry, Transcript
+from statebox.cli.report import register
 from statebox.judge import Discrepancy
+from statebox.runner.errors import ErrorKind
 from statebox.runner.record import ErrorRecord, TrialRecord, trial_id
 
 SUITE, AGENT, MODEL = "builtin", "llm", "openai:gpt-test"
@@ -149,7 +153,9 @@ def standard_trials(model: str | None = MODEL, agent: str = AGENT) -> list[Trial
     return trials
 
 
-def make_error(task_id: str, repeat: int, *, model: str | None = MODEL, kind: str = "model_endpoint") -> ErrorRecord:
+def make_error(
+    task_id: str, repeat: int, *, model: str | None = MODEL, kind: ErrorKind = "model_endpoint"
+) -> ErrorRecord:
     return ErrorRecord(
         trial_id=trial_id(SUITE, task_id, AGENT, model, repeat),
         suite=SUITE,
@@ -198,6 +204,24 @@ class Synth:
     make_error = staticmethod(make_error)
     standard_trials = staticmethod(standard_trials)
     write_run = staticmethod(write_run)
+
+
+@pytest.fixture
+def app() -> typer.Typer:
+    """`report` and `compare` on a typer app of their own."""
+    app = typer.Typer()
+
+    @app.callback()
+    def _root() -> None:
+        """statebox (test app)."""
+
+    register(app)
+    return app
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner(env={"COLUMNS": "140"})
 
 
 @pytest.fixture(scope="session")

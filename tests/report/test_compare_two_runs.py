@@ -1,4 +1,4 @@
-"""`statebox compare A B`: paired pass@1 difference, flip rate and changed tasks on synthetic runs."""
+"""`statebox compare A B`: paired difference, changed tasks beyond chance, flips, and what is not paired."""
 
 from pathlib import Path
 from typing import Any
@@ -46,12 +46,68 @@ def test_compare_json_has_the_paired_difference(sides: tuple[Any, Any]) -> None:
     assert lo <= 0.15 <= hi
 
 
-def test_compare_json_lists_flips(sides: tuple[Any, Any]) -> None:
+def test_compare_json_flips_are_strict_majorities_beside_their_no_change_expectation(sides: tuple[Any, Any]) -> None:
+    # strict majority in A: r1, i1; in B: r1, r3, i1 (r2 at 2/4 in A and i2 at 2/4 in B are ties, not passes)
     result = compare(*sides)
-    assert result["flip_rate"] == pytest.approx(3 / 5)
-    assert result["changed"] == ["i2", "r2", "r3"]
-    assert (result["gained"], result["lost"]) == (["i2", "r3"], ["r2"])
+    assert result["flip_rate"] == pytest.approx(1 / 5)
+    assert 0 < result["expected_flip_rate"] < 1
     assert (result["only_in_a"], result["only_in_b"]) == ([], ["x9"])
+
+
+def test_at_four_repeats_no_single_task_change_is_beyond_chance(sides: tuple[Any, Any]) -> None:
+    # r3 goes 0/4 -> 3/4: Fisher p = 0.14, not a discovery among 5 tasks
+    result = compare(*sides)
+    assert (result["changed"], result["gained"], result["lost"], result["changed_detail"]) == ([], [], [], [])
+    assert result["fdr_level"] == 0.1
+
+
+def test_changed_tasks_are_those_beyond_chance_with_their_counts(tmp_path: Path, synth: Any) -> None:
+    # ten tasks from 0/4 to 4/4 (p = 2/70 each) among fifteen; five stay 2/4
+    a_patterns = {f"t{i:02d}": ("retail", "FFFF" if i < 10 else "PPFF") for i in range(15)}
+    b_patterns = {f"t{i:02d}": ("retail", "PPPP" if i < 10 else "PFPF") for i in range(15)}
+    a = pick_side(_run(tmp_path, synth, "a", a_patterns, "openai:base"), None)[0]
+    b = pick_side(_run(tmp_path, synth, "b", b_patterns, "openai:cand"), None)[0]
+    result = compare(a, b)
+    assert result["changed"] == [f"t{i:02d}" for i in range(10)] == result["gained"]
+    assert result["changed_detail"][0] == {"task_id": "t00", "a": [0, 4], "b": [4, 4], "p_value": pytest.approx(2 / 70)}
+
+
+def test_tasks_whose_content_differs_are_not_paired_and_are_listed(tmp_path: Path, synth: Any) -> None:
+    trials_a = [t.model_copy(update={"task_hash": f"h-{t.task_id}"}) for t in synth.standard_trials()]
+    trials_b = [t.model_copy(update={"task_hash": "edited" if t.task_id == "r2" else f"h-{t.task_id}"})
+                for t in synth.standard_trials("openai:cand")]  # fmt: skip
+    a = pick_side(synth.write_run(tmp_path / "a", trials_a), None)[0]
+    b = pick_side(synth.write_run(tmp_path / "b", trials_b), None)[0]
+    result = compare(a, b)
+    assert result["unpaired"] == [{"task_id": "r2", "reason": "task content differs"}]
+    assert result["tasks"] == 4 and "r2" not in result["only_in_a"] + result["only_in_b"]
+
+
+def test_runs_of_different_suites_pair_no_task(tmp_path: Path, synth: Any) -> None:
+    a = pick_side(synth.write_run(tmp_path / "a", synth.standard_trials()), None)[0]
+    other = [t.model_copy(update={"suite": "retail"}) for t in synth.standard_trials()]
+    b = pick_side(synth.write_run(tmp_path / "b", other), None)[0]
+    result = compare(a, b)
+    assert result["tasks"] == 0 and {u["reason"] for u in result["unpaired"]} == {"suite differs"}
+    assert len(result["unpaired"]) == 5
+
+
+def test_a_task_whose_attempts_all_errored_is_errored_in_that_run_not_only_in_the_other(
+    tmp_path: Path, synth: Any
+) -> None:
+    a = pick_side(synth.write_run(tmp_path / "a", synth.standard_trials()), None)[0]
+    kept = [t for t in synth.standard_trials() if t.task_id != "r3"]
+    errors = [synth.make_error("r3", r) for r in range(4)]
+    b = pick_side(synth.write_run(tmp_path / "b", kept, errors), None)[0]
+    result = compare(a, b)
+    assert (result["errored_in_b"], result["only_in_a"], result["tasks"]) == (["r3"], [], 4)
+
+
+def test_different_k_is_stated(tmp_path: Path, synth: Any) -> None:
+    a = pick_side(synth.write_run(tmp_path / "a", synth.standard_trials()), None)[0]
+    b = pick_side(synth.write_run(tmp_path / "b", synth.standard_trials(), repeat=8), None)[0]
+    result = compare(a, b)
+    assert (result["same_k"], result["a"]["repeats"], result["b"]["repeats"]) == (False, 4, 8)
 
 
 def test_compare_names_both_runs(sides: tuple[Any, Any]) -> None:

@@ -94,24 +94,30 @@ class Opened:
 
 
 @pytest.fixture(scope="module")
-def opened(tmp_path_factory: pytest.TempPathFactory, synth: Any, trials: list[TrialRecord]) -> Iterator[Opened]:
+def browser() -> Iterator[Any]:
     sync_playwright = _require_browser()
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def opened(
+    tmp_path_factory: pytest.TempPathFactory, synth: Any, trials: list[TrialRecord], browser: Any
+) -> Iterator[Opened]:
     base = tmp_path_factory.mktemp("html")
     loaded = load_runs([synth.write_run(base / "run", trials)])
     write_html(base / "report.html", loaded, build_report(loaded))
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        state = Opened(browser.new_page(viewport={"width": 1400, "height": 1000}), base)
-        page = state.page
-        page.on(
-            "console", lambda m: state.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None
-        )
-        page.on("pageerror", lambda e: state.problems.append(f"page error: {e}"))
-        page.on("request", lambda r: state.requests.append(r.url))
-        page.goto((base / "report.html").as_uri())
-        page.wait_for_selector("#drilldown")
-        yield state
-        browser.close()
+    state = Opened(browser.new_page(viewport={"width": 1400, "height": 1000}), base)
+    page = state.page
+    page.on("console", lambda m: state.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: state.problems.append(f"page error: {e}"))
+    page.on("request", lambda r: state.requests.append(r.url))
+    page.goto((base / "report.html").as_uri())
+    page.wait_for_selector("#drilldown")
+    yield state
+    page.close()
 
 
 @pytest.fixture
@@ -161,11 +167,12 @@ def test_pareto_points_and_frontier(page: Any, trials: list[TrialRecord]) -> Non
     points = {p["model"]: p for p in _points(page, "circle.pareto-point")}
     for model, p in points.items():
         mine = [t for t in trials if t.model == model]
-        costs: dict[str, list[float | None]] = {}
+        spend: dict[str, float | None] = {}
         for t in mine:
-            costs.setdefault(t.task_id, []).append(t.cost_usd["agent"])
+            spend[t.task_id] = (spend.get(t.task_id) or 0.0) + (t.cost_usd["agent"] or 0.0)
         counts = _counts(trials, model)
-        assert float(p["cost"]) == pytest.approx(cost_per_successful_attempt(counts, costs))
+        expected = cost_per_successful_attempt(counts, spend, repeats=4)
+        assert expected is not None and float(p["cost"]) == pytest.approx(expected.estimate)
         assert float(p["value"]) == pytest.approx(pass_at_1(counts))
     # gpt is cheaper, claude more accurate: neither dominates the other
     assert {p["frontier"] for p in points.values()} == {"true"}
@@ -230,3 +237,47 @@ def test_drill_down_of_a_passed_attempt_has_no_discrepancies(page: Any) -> None:
     page.click('#attempt-buttons button.attempt[data-repeat="0"]')
     assert page.query_selector_all("#discrepancies tr") == []
     assert "None: the end state matches what was required." in page.inner_text("#attempt-view")
+
+
+@pytest.fixture(scope="module")
+def short_page(tmp_path_factory: pytest.TempPathFactory, synth: Any, browser: Any) -> Iterator[Any]:
+    """A run at --repeat 5 with tasks (5, 5), (1, 1), (5, 2); the short task's four errors spent $0.25 each."""
+    base = tmp_path_factory.mktemp("short")
+    trials = [
+        t.model_copy(update={"cost_usd": {"agent": 1.0, "user": 0.0, "judge": 0.0}})
+        for task, n, c in (("full", 5, 5), ("short", 1, 1), ("half", 5, 2))
+        for t in (synth.make_trial(task, "retail", r, r < c, signature="tool_usage") for r in range(n))
+    ]
+    spend = {"agent": 0.25, "user": 0.0, "judge": 0.0}
+    errors = [synth.make_error("short", r).model_copy(update={"cost_usd": spend}) for r in range(1, 5)]
+    loaded = load_runs([synth.write_run(base / "run", trials, errors, repeat=5)])
+    write_html(base / "report.html", loaded, build_report(loaded))
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto((base / "report.html").as_uri())
+    page.wait_for_selector("#leaderboard-table")
+    yield page
+    page.close()
+
+
+def _cell(page: Any, key: str) -> str:
+    return " ".join(str(page.inner_text(f'#leaderboard-table td[data-key="{key}"]')).split())
+
+
+def test_page_names_short_tasks_and_their_errors(short_page: Any) -> None:
+    assert _cell(short_page, "tasks").endswith("1 short")
+    warnings = " ".join(str(short_page.inner_text("#warnings")).split())
+    assert "1 of 3 tasks are short" in warnings and "short (1/5, 4 errored)" in warnings, warnings
+
+
+def test_page_says_beside_pass_at_n_how_many_tasks_it_is_over(short_page: Any) -> None:
+    assert "over 2 of 3 tasks" in _cell(short_page, "pass_at_n")
+    assert "over 2 of 3 tasks" in _cell(short_page, "pass_hat_n")
+    points = {(p["metric"], p["k"]): p["tasks"] for p in _points(short_page, "circle.curve-point")}
+    assert (points[("pass_hat_k", "1")], points[("pass_hat_k", "5")]) == ("3", "2")
+
+
+def test_page_counts_one_dependable_task_of_three_and_errored_spend(short_page: Any) -> None:
+    assert _cell(short_page, "all_k_tasks").startswith("1/3 (33.3%)")
+    assert _cell(short_page, "per_dependable").startswith("$12.00")
+    errored = _cell(short_page, "errored_usd")
+    assert errored.startswith("$1.00") and errored.endswith("8.3% of spend"), errored

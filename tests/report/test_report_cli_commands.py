@@ -8,26 +8,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from statebox.cli.report import register
 from statebox.report.aggregate import build_report
 from statebox.report.runs import load_runs
-
-
-@pytest.fixture
-def app() -> typer.Typer:
-    app = typer.Typer()
-
-    @app.callback()
-    def _root() -> None:
-        """statebox (test app)."""
-
-    register(app)
-    return app
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    return CliRunner(env={"COLUMNS": "140"})
 
 
 def test_report_json_prints_the_runs_document(app: typer.Typer, runner: CliRunner, run_dir: Path) -> None:
@@ -54,9 +36,12 @@ def test_report_warns_when_not_canonical(app: typer.Typer, runner: CliRunner, tm
     trials = [t for t in synth.standard_trials() if not (t.task_id == "r2" and t.repeat == 0)]
     path = synth.write_run(tmp_path / "run", trials)
     result = runner.invoke(app, ["report", str(path)])
-    assert "not canonical: 1 of 5 tasks have fewer than 4 attempts: r2 (3/4, short 1)" in " ".join(
-        result.stdout.split()
+    text = " ".join(result.stdout.split())
+    assert (
+        "not canonical: 1 of 5 tasks are short (fewer than 4 finished attempts) and never count as dependable: r2 (3/4)"
+        in text
     )
+    assert "over 4 of 5 tasks" in text, "pass@4 is over the four tasks with four attempts, and says so"
 
 
 def test_report_html_writes_one_file(app: typer.Typer, runner: CliRunner, run_dir: Path, tmp_path: Path) -> None:
@@ -97,14 +82,16 @@ def test_compare_json(app: typer.Typer, runner: CliRunner, tmp_path: Path, synth
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) >= {"a", "b", "tasks", "pass_at_1_a", "pass_at_1_b", "diff", "diff_ci", "flip_rate", "changed"}
-    assert (data["tasks"], data["changed"], data["flip_rate"]) == (5, ["r3"], pytest.approx(0.2))
+    # r3 going 0/4 -> 4/4 flips its majority, but one such task among five is not beyond chance (p = 2/70)
+    assert (data["tasks"], data["changed"], data["flip_rate"]) == (5, [], pytest.approx(0.2))
     assert data["diff"] == pytest.approx(0.2)
 
 
 def test_compare_prints_a_table(app: typer.Typer, runner: CliRunner, run_dir: Path) -> None:
     result = runner.invoke(app, ["compare", str(run_dir), str(run_dir)])
     assert result.exit_code == 0, result.output
-    assert "difference B − A: +0.0 points" in result.stdout and "flip rate 0.0%" in result.stdout
+    assert "difference B − A: +0.0 points" in result.stdout and "majority-flip rate 0.0%" in result.stdout
+    assert "expected with no change" in result.stdout and "changed beyond chance" in result.stdout
 
 
 def test_report_json_is_byte_identical_whatever_the_line_order(

@@ -9,9 +9,8 @@ import typer
 from rich.console import Console
 
 from statebox.cli.common import err_console, fail, print_json
-from statebox.report.aggregate import build_report
-from statebox.report.compare import compare as compare_sides
-from statebox.report.compare import pick_side, render_comparison
+from statebox.report.aggregate import report_document
+from statebox.report.compare import compare_document, pick_side, render_comparison
 from statebox.report.html import write_html
 from statebox.report.runs import ReportInputError, load_runs
 from statebox.report.terminal import render_report
@@ -47,14 +46,14 @@ def report(
     except ReportInputError as e:
         fail(str(e))
     _warn(loaded.warnings)
-    document = build_report(loaded, errors_as_failures=errors_as_failures)
+    document = report_document(loaded, errors_as_failures=errors_as_failures)
     if json_out:
-        print_json(document)
+        print_json(document.model_dump(mode="json"))
     else:
         render_report(document, Console())
     if html is not None:
         try:
-            write_html(html, loaded, document)
+            write_html(html, loaded, document.model_dump(mode="json"))
         except OSError as e:
             fail(f"{html}: cannot write the HTML report: {e}")
         err_console.print(f"HTML report written to {html}", highlight=False)
@@ -79,11 +78,11 @@ def compare(
         fail(str(e))
     _warn([*warnings_a, *warnings_b, *(s.note for s in (side_a, side_b) if s.note)])
     if side_a.group.suite != side_b.group.suite:
-        _warn([f"A is suite {side_a.group.suite!r} and B is {side_b.group.suite!r}: tasks are matched by id only"])
-    result = compare_sides(side_a, side_b, errors_as_failures=errors_as_failures)
-    if result["tasks"] == 0:
+        _warn([f"A is suite {side_a.group.suite!r} and B is {side_b.group.suite!r}: no task is paired across suites"])
+    result = compare_document(side_a, side_b, errors_as_failures=errors_as_failures)
+    if result.tasks == 0:
         _warn(["the two runs share no task with a finished attempt: nothing to compare"])
     if json_out:
-        print_json(result)
+        print_json(result.model_dump(mode="json"))
     else:
         render_comparison(result, Console())

@@ -1,6 +1,6 @@
 """Group the attempts of one or more run directories by (suite, agent, model) and summarise each.
 
-`build_report` produces the `report --json` document (keys documented in docs/report.md).
+`report_document` produces the `report --json` document (models.py; keys in docs/contracts.md).
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from statebox.report.models import ReportDocument, RunEntry
 from statebox.report.runs import GroupKey, LoadedRuns, group_key, sort_key
 from statebox.report.summary import ROLES, Attempt, summarize
 from statebox.runner.record import ErrorRecord, TrialRecord
@@ -58,8 +59,15 @@ def group_runs(loaded: LoadedRuns) -> list[RunGroup]:
 
 
 def task_domains(loaded: LoadedRuns) -> dict[tuple[str, str], str]:
-    """(suite, task id) -> domain, from any finished attempt of the task (errors do not say)."""
-    return {(t.suite, t.task_id): t.domain for t in loaded.trials}
+    """(suite, task id) -> domain, from any finished attempt of the task or any error that names it."""
+    domains = {(e.suite, e.task_id): e.domain for e in loaded.errors if e.domain}
+    domains.update({(t.suite, t.task_id): t.domain for t in loaded.trials})
+    return domains
+
+
+def domain_of(error: ErrorRecord, domains: dict[tuple[str, str], str]) -> str:
+    """An errored attempt's domain: its own record's, else the task's from other records, else unknown."""
+    return error.domain or domains.get((error.suite, error.task_id), UNKNOWN_DOMAIN)
 
 
 def attempts_of(group: RunGroup, domains: dict[tuple[str, str], str]) -> list[Attempt]:
@@ -78,10 +86,11 @@ def attempts_of(group: RunGroup, domains: dict[tuple[str, str], str]) -> list[At
     attempts += [
         Attempt(
             task_id=e.task_id,
-            domain=domains.get((e.suite, e.task_id), UNKNOWN_DOMAIN),
+            domain=domain_of(e, domains),
             passed=False,
-            cost={role: 0.0 for role in ROLES},
+            cost={role: (e.cost_usd or {}).get(role, 0.0) for role in ROLES},
             error_kind=e.kind,
+            spend_recorded=e.cost_usd is not None,
         )
         for e in group.errors
     ]
@@ -89,31 +98,33 @@ def attempts_of(group: RunGroup, domains: dict[tuple[str, str], str]) -> list[At
     return sorted(attempts, key=lambda a: (a.task_id, a.infra_error))
 
 
-def summarize_group(
-    group: RunGroup, domains: dict[tuple[str, str], str], *, errors_as_failures: bool
-) -> dict[str, Any]:
+def summarize_group(group: RunGroup, domains: dict[tuple[str, str], str], *, errors_as_failures: bool) -> RunEntry:
     """The report entry of one group: identity, numbers overall, and the same per domain."""
     attempts = attempts_of(group, domains)
     by_domain = {
-        domain: {
-            **group.identity(),
-            **summarize(
-                [a for a in attempts if a.domain == domain], group.repeats, errors_as_failures=errors_as_failures
-            ),
-        }
+        domain: summarize(
+            [a for a in attempts if a.domain == domain],
+            group.repeats,
+            errors_as_failures=errors_as_failures,
+            identity=group.key,
+        )
         for domain in sorted({a.domain for a in attempts})
     }
-    return {
-        **group.identity(),
-        **summarize(attempts, group.repeats, errors_as_failures=errors_as_failures),
-        "by_domain": by_domain,
-    }
+    overall = summarize(attempts, group.repeats, errors_as_failures=errors_as_failures, identity=group.key)
+    return RunEntry(**dict(overall), by_domain=by_domain)
+
+
+def report_document(loaded: LoadedRuns, *, errors_as_failures: bool = False) -> ReportDocument:
+    """The `report --json` document: one entry per (suite, agent, model), deterministic for the same trials."""
+    domains = task_domains(loaded)
+    return ReportDocument(
+        runs=[summarize_group(g, domains, errors_as_failures=errors_as_failures) for g in group_runs(loaded)]
+    )
 
 
 def build_report(loaded: LoadedRuns, *, errors_as_failures: bool = False) -> dict[str, Any]:
-    """`{"runs": [...]}`: one entry per (suite, agent, model), deterministic for the same trials."""
-    domains = task_domains(loaded)
-    return {"runs": [summarize_group(g, domains, errors_as_failures=errors_as_failures) for g in group_runs(loaded)]}
+    """`report_document` as JSON-ready data (what `report --json` prints)."""
+    return report_document(loaded, errors_as_failures=errors_as_failures).model_dump(mode="json")
 
 
 def labels(entries: list[dict[str, Any]]) -> list[str]:

@@ -1,7 +1,7 @@
 """`statebox compare A B`: the paired pass@1 difference of two runs on their shared tasks.
 
-A is the baseline and B the candidate; diff = B - A. Definitions in metrics.md and
-`statebox.metrics.compare`.
+A is the baseline and B the candidate; diff = B - A. Tasks are paired only when both runs are of
+one suite and the task's content hash agrees. Definitions in docs/metrics.md.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from statebox.metrics import compare_runs
+from statebox.metrics import FDR_LEVEL, compare_runs
+from statebox.report import models
 from statebox.report.aggregate import RunGroup, attempts_of, group_runs, task_domains
 from statebox.report.runs import ReportInputError, load_runs
 from statebox.report.summary import ERRORS_AS_FAILURES, ERRORS_EXCLUDED, task_counts
@@ -33,11 +34,19 @@ class Side:
     domains: dict[tuple[str, str], str]
     note: str | None = None  # said when the directory held several groups
 
-    def describe(self) -> dict[str, Any]:
-        return {"dir": str(self.path), **self.group.identity()}
+    def describe(self) -> models.Side:
+        g = self.group
+        return models.Side(dir=str(self.path), suite=g.suite, agent=g.agent, model=g.model, repeats=g.repeats)
 
     def name(self) -> str:
         return self.group.model or self.group.agent
+
+    def task_hashes(self) -> dict[str, set[str]]:
+        """Task id -> the content hashes its finished attempts recorded (empty when none did)."""
+        hashes: dict[str, set[str]] = {}
+        for t in self.group.trials:
+            hashes.setdefault(t.task_id, set()).update({t.task_hash} if t.task_hash else set())
+        return hashes
 
 
 def _matches(group: RunGroup, model: str) -> bool:
@@ -61,51 +70,119 @@ def pick_side(path: Path, model: str | None) -> tuple[Side, list[str]]:
     return Side(path, groups[0], task_domains(loaded), note), loaded.warnings
 
 
-def compare(a: Side, b: Side, *, errors_as_failures: bool = False) -> dict[str, Any]:
+def unpaired_tasks(a: Side, b: Side, common: set[str]) -> list[models.Unpaired]:
+    """Tasks both runs hold that must not be compared: another suite, or other task content."""
+    if a.group.suite != b.group.suite:
+        return [models.Unpaired(task_id=t, reason="suite differs") for t in sorted(common)]
+    hashes_a, hashes_b = a.task_hashes(), b.task_hashes()
+    differs = []
+    for t in sorted(common):
+        known = hashes_a.get(t, set()) | hashes_b.get(t, set())
+        if hashes_a.get(t) and hashes_b.get(t) and len(known) > 1:
+            differs.append(models.Unpaired(task_id=t, reason="task content differs"))
+    return differs
+
+
+def compare_document(a: Side, b: Side, *, errors_as_failures: bool = False) -> models.CompareDocument:
     """The `compare --json` document."""
     counts_a = task_counts(attempts_of(a.group, a.domains), errors_as_failures)
     counts_b = task_counts(attempts_of(b.group, b.domains), errors_as_failures)
+    unpaired = unpaired_tasks(a, b, {t.task_id for t in counts_a} & {t.task_id for t in counts_b})
+    left_out = {u.task_id for u in unpaired}
+    counts_a = [t for t in counts_a if t.task_id not in left_out]
+    counts_b = [t for t in counts_b if t.task_id not in left_out]
     result = compare_runs(counts_a, counts_b)
-    return {
-        "a": a.describe(),
-        "b": b.describe(),
-        "tasks": result.shared_tasks,
-        "pass_at_1_a": result.pass_at_1_a,
-        "pass_at_1_b": result.pass_at_1_b,
-        "diff": result.diff,
-        "diff_ci": None if result.interval is None else list(result.interval),
-        "flip_rate": result.flip_rate,
-        "changed": list(result.changed),
-        "gained": list(result.gained),
-        "lost": list(result.lost),
-        "only_in_a": list(result.only_in_a),
-        "only_in_b": list(result.only_in_b),
-        "convention": ERRORS_AS_FAILURES if errors_as_failures else ERRORS_EXCLUDED,
-    }
+    index_a, index_b = {t.task_id: t for t in counts_a}, {t.task_id: t for t in counts_b}
+    return models.CompareDocument(
+        a=a.describe(),
+        b=b.describe(),
+        convention=ERRORS_AS_FAILURES if errors_as_failures else ERRORS_EXCLUDED,
+        tasks=result.shared_tasks,
+        same_k=a.group.repeats == b.group.repeats,
+        pass_at_1_a=result.pass_at_1_a,
+        pass_at_1_b=result.pass_at_1_b,
+        diff=result.diff,
+        diff_ci=None if result.interval is None else [result.interval.lo, result.interval.hi],
+        fdr_level=FDR_LEVEL,
+        changed=list(result.changed),
+        changed_detail=[
+            models.ChangedTask(
+                task_id=t,
+                a=[index_a[t].c, index_a[t].n],
+                b=[index_b[t].c, index_b[t].n],
+                p_value=result.p_values[t],
+            )
+            for t in result.changed
+        ],
+        gained=list(result.gained),
+        lost=list(result.lost),
+        flip_rate=result.flip_rate,
+        expected_flip_rate=result.expected_flip_rate,
+        only_in_a=list(result.only_in_a),
+        only_in_b=list(result.only_in_b),
+        errored_in_a=list(result.errored_in_a),
+        errored_in_b=list(result.errored_in_b),
+        unpaired=unpaired,
+    )
 
 
-def render_comparison(result: dict[str, Any], console: Console) -> None:
-    """A readable table of the comparison and the tasks that changed."""
-    a, b = result["a"], result["b"]
-    table = Table(title=f"compare on {result['tasks']} shared tasks (B − A)", title_justify="left", header_style="bold")
+def compare(a: Side, b: Side, *, errors_as_failures: bool = False) -> dict[str, Any]:
+    """`compare_document` as JSON-ready data (what `compare --json` prints)."""
+    return compare_document(a, b, errors_as_failures=errors_as_failures).model_dump(mode="json")
+
+
+def render_comparison(result: models.CompareDocument, console: Console) -> None:
+    """A readable table of the comparison, the tasks that changed, and every task left out and why."""
+    a, b = result.a, result.b
+    title = f"compare on {result.tasks} paired tasks (B − A)"
+    table = Table(title=title, title_justify="left", header_style="bold")
     table.add_column("", style="cyan")
     table.add_column("run")
+    table.add_column("k", justify="right")
     table.add_column("pass@1", justify="right")
-    for name, side, value in (("A", a, result["pass_at_1_a"]), ("B", b, result["pass_at_1_b"])):
-        table.add_row(name, f"{escape(side['model'] or side['agent'])}  [dim]{escape(side['dir'])}[/]", pct(value))
+    for name, side, value in (("A", a, result.pass_at_1_a), ("B", b, result.pass_at_1_b)):
+        run = f"{escape(side.model or side.agent)}  [dim]{escape(side.dir)}[/]"
+        table.add_row(name, run, str(side.repeats), pct(value))
     console.print(table)
-    diff, ci = result["diff"], result["diff_ci"]
-    line = Text("difference B − A: ", style="bold")
-    line.append("–" if diff is None else f"{100 * diff:+.1f} points")
-    if ci is not None:
-        line.append(f"  95% CI [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]", style="dim")
-    line.append(f"   flip rate {pct(result['flip_rate'])}")
-    console.print(line)
-    for label, key, style in (("gained (now passes)", "gained", "green"), ("lost (now fails)", "lost", "red")):
-        ids = result[key]
+    if not result.same_k:
+        console.print(Text(f"⚠ the runs have different k (A {a.repeats}, B {b.repeats} repeats)", style="yellow"))
+    console.print(_difference_line(result))
+    console.print(
+        Text(
+            f"changed beyond chance (Fisher's exact test per task, false-discovery rate {result.fdr_level:.0%}): "
+            f"{len(result.changed)} of {result.tasks}",
+            style="bold",
+        )
+    )
+    for label, ids, style in (("gained", result.gained, "green"), ("lost", result.lost, "red")):
         if ids:
             more = f" … and {len(ids) - LISTED} more" if len(ids) > LISTED else ""
-            console.print(Text(f"{label}: {len(ids)}: ", style=style).append(", ".join(ids[:LISTED]) + more, style=""))
-    for key, where in (("only_in_a", "only in A"), ("only_in_b", "only in B")):
-        if result[key]:
-            console.print(Text(f"{len(result[key])} task(s) {where}, not compared", style="yellow"))
+            text = Text(f"  {label}: {len(ids)}: ", style=style)
+            console.print(text.append(", ".join(ids[:LISTED]) + more, style=""))
+    _left_out(result, console)
+
+
+def _difference_line(result: models.CompareDocument) -> Text:
+    line = Text("difference B − A: ", style="bold")
+    line.append("–" if result.diff is None else f"{100 * result.diff:+.1f} points")
+    ci = result.diff_ci
+    if ci is not None and ci[1] is not None and ci[0] is not None:
+        line.append(f"  95% CI [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]", style="dim")
+    line.append(f"   majority-flip rate {pct(result.flip_rate)}")
+    line.append(f" (expected with no change: {pct(result.expected_flip_rate)})", style="dim")
+    return line
+
+
+def _left_out(result: models.CompareDocument, console: Console) -> None:
+    groups: list[tuple[str, list[str]]] = [
+        ("only in A", result.only_in_a),
+        ("only in B", result.only_in_b),
+        ("every attempt errored in A", result.errored_in_a),
+        ("every attempt errored in B", result.errored_in_b),
+    ]
+    reasons = sorted({u.reason for u in result.unpaired})
+    groups += [(f"not paired: {r}", [u.task_id for u in result.unpaired if u.reason == r]) for r in reasons]
+    for where, ids in groups:
+        if ids:
+            listed = ", ".join(ids[:LISTED]) + (f" … and {len(ids) - LISTED} more" if len(ids) > LISTED else "")
+            console.print(Text(f"{len(ids)} task(s) {where}, not compared: {listed}", style="yellow"))

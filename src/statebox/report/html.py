@@ -14,7 +14,7 @@ from typing import Any
 
 import statebox
 from statebox.metrics import ParetoPoint, pareto_frontier
-from statebox.report.aggregate import UNKNOWN_DOMAIN, RunGroup, group_runs, labels, task_domains
+from statebox.report.aggregate import RunGroup, domain_of, group_runs, labels, task_domains
 from statebox.report.runs import LoadedRuns
 from statebox.runner.record import TrialRecord
 
@@ -64,7 +64,7 @@ def drill_tasks(group: RunGroup, domains: dict[tuple[str, str], str]) -> list[di
         task = tasks.setdefault(t.task_id, _task(t.task_id, t.domain))
         task["attempts"].append(attempt_view(t))
     for e in group.errors:
-        task = tasks.setdefault(e.task_id, _task(e.task_id, domains.get((e.suite, e.task_id), UNKNOWN_DOMAIN)))
+        task = tasks.setdefault(e.task_id, _task(e.task_id, domain_of(e, domains)))
         task["errors"].append({"repeat": e.repeat, "kind": e.kind, "message": e.message})
     for task in tasks.values():
         task["attempts"].sort(key=lambda a: a["repeat"])

@@ -79,11 +79,13 @@ function curvesChart(runs) {
       }));
       for (const [k, v] of pts) {
         const name = key === "pass_at_k" ? "pass@" : "pass^";
+        const tasks = run.summary.tasks_at_k[String(k)], total = run.summary.tasks;
+        const over = tasks === total ? "" : ` (over ${tasks} of ${total} tasks)`;
         f.root.append(svgEl("circle", {
           class: "pt curve-point", cx: f.x(k), cy: f.y(v), r: dash ? 2.6 : 3.4,
           fill: dash ? "#fff" : colorOf(i), stroke: colorOf(i), "stroke-width": 1.5,
-          "data-model": run.label, "data-metric": key, "data-k": k, "data-value": v,
-        }, svgEl("title", {}, `${run.label} — ${name}${k} = ${pct(v)}`)));
+          "data-model": run.label, "data-metric": key, "data-k": k, "data-value": v, "data-tasks": tasks,
+        }, svgEl("title", {}, `${run.label} — ${name}${k} = ${pct(v)}${over}`)));
       }
     }
   });
@@ -92,7 +94,7 @@ function curvesChart(runs) {
     el("span", {}, el("span", { class: "dash" }), "pass@k (at least one of k passes)"),
     runs.map((r, i) => el("span", {}, swatch(colorOf(i)), r.label)));
   return card("curves", "Reliability as k grows",
-    "pass^k falls as more consecutive successes are required; pass@k rises with more tries. Unbiased estimators, k = 1..n.",
+    "pass^k falls as more consecutive successes are required; pass@k rises with more tries. Unbiased estimators, k = 1..n; a point at k is over the tasks with at least k finished attempts (hover for the count when that is fewer than all).",
     f.root, legend);
 }
 

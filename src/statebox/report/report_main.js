@@ -5,30 +5,40 @@ function leaderboard(runs) {
   const ns = [...new Set(runs.map((r) => r.summary.repeats))];
   const n = ns.length === 1 ? String(ns[0]) : "n";
   const head = ["#", "model", "tasks × n", "pass@1 (95% CI)", `pass@${n}`, `pass^${n}`, `pass^${n} plug-in`,
-    `all ${n} pass`, "retention", "$/success", "$/dependable", "errors"];
+    `all ${n} pass`, "retention", "$/success", "$/dependable", "errors", "errored spend"];
   const rows = order.map(({ r, i }, rank) => {
-    const s = r.summary, k = String(s.repeats), ci = s.pass_at_1_ci;
-    const cell = (key, text, extra) => el("td", { class: "num", "data-key": key }, text, extra || null);
+    const s = r.summary, k = String(s.repeats), ci = s.pass_at_1_ci, c = s.cost;
+    const cell = (key, text, ...extra) => el("td", { class: "num", "data-key": key }, text, ...extra);
+    const over = s.tasks_at_k[k] === s.tasks ? null : el("span", { class: "over", "data-key": "tasks_at_n" }, `over ${s.tasks_at_k[k]} of ${s.tasks} tasks`);
+    const short = s.short_tasks ? el("span", { class: "badge warn", style: "margin-left:6px", "data-key": "short_tasks" }, `${s.short_tasks} short`) : null;
     return el("tr", { class: "leader-row", "data-model": r.label },
       el("td", { class: "num" }, rank + 1),
       el("td", { class: "model" }, swatch(colorOf(i)), el("strong", {}, r.label),
         el("div", { class: "sub" }, `${s.agent} agent · ${s.suite}`)),
-      cell("tasks", `${s.tasks} × ${s.repeats}`, s.canonical ? null : el("span", { class: "badge warn", style: "margin-left:6px" }, "short")),
-      cell("pass_at_1", pct(s.pass_at_1), ci ? el("span", { class: "ci" }, `[${pct(ci[0])}, ${pct(ci[1])}]`) : null),
-      cell("pass_at_n", pct(s.pass_at_k[k])),
-      cell("pass_hat_n", pct(s.pass_hat_k[k])),
+      cell("tasks", `${s.tasks} × ${s.repeats}`, short),
+      cell("pass_at_1", pct(s.pass_at_1), ciSpan(s.pass_at_1_ci, pct),
+        s.pass_at_1_tasks === s.tasks ? null : el("span", { class: "over" }, `over ${s.pass_at_1_tasks} of ${s.tasks} tasks`)),
+      cell("pass_at_n", pct(s.pass_at_k[k]), ciSpan(s.pass_at_k_ci[k], pct), over),
+      cell("pass_hat_n", pct(s.pass_hat_k[k]), ciSpan(s.pass_hat_k_ci[k], pct), over && over.cloneNode(true)),
       cell("pass_hat_n_plugin", pct(s.pass_hat_k_plugin[k])),
-      cell("all_k_tasks", `${s.all_k_tasks}/${s.tasks}`),
+      cell("all_k_tasks", `${s.all_k_tasks}/${s.tasks} (${pct(s.all_k_share)})`, ciSpan(s.all_k_ci, pct)),
       cell("retention", s.retention === null ? "–" : s.retention.toFixed(2)),
-      cell("per_success", usd(s.cost.per_success_usd)),
-      cell("per_dependable", usd(s.cost.per_dependable_task_usd)),
-      cell("infra_errors", s.infra_errors));
+      cell("per_success", usd(c.per_success_usd), ciSpan(c.per_success_ci, usd)),
+      cell("per_dependable", usd(c.per_dependable_task_usd), ciSpan(c.per_dependable_task_ci, usd)),
+      cell("infra_errors", s.infra_errors),
+      cell("errored_usd", usd(c.errored_usd), c.errored_share ? el("span", { class: "ci" }, `${pct(c.errored_share)} of spend`) : null));
   });
   const table = el("table", { id: "leaderboard-table" },
     el("thead", {}, el("tr", {}, head.map((h, j) => el("th", { class: j >= 2 ? "num" : null }, h)))), el("tbody", {}, rows));
   return card("leaderboard", "Leaderboard",
-    "Ranked by pass@1. pass^n: the chance that all n attempts of a task pass (unbiased); the plug-in (c/n)^n is biased upward and shown only for comparison. Costs are the agent's.",
+    "Ranked by pass@1, with 95% intervals. pass^n: the chance that all n attempts of a task pass (unbiased); the plug-in (c/n)^n is biased upward and shown only for comparison. all n pass: tasks with exactly n finished attempts, every one passed, over all tasks (short tasks never count). Costs are the agent's spend, errored attempts included: $/success is spend / passed attempts, $/dependable is spend / dependable tasks.",
     el("div", { style: "overflow-x:auto" }, table));
+}
+
+// "[lo, hi]" of an interval, in the given format; an interval without upper bound reads "[lo, no bound]".
+function ciSpan(ci, format) {
+  if (!ci || ci[0] === null || ci[0] === undefined) return null;
+  return el("span", { class: "ci" }, `[${format(ci[0])}, ${ci[1] === null ? "no bound" : format(ci[1])}]`);
 }
 
 function domainTable(runs) {
@@ -49,9 +59,9 @@ function warningsBox(data) {
   for (const r of data.runs) {
     const s = r.summary;
     if (!s.canonical) {
-      const short = s.shortfall.slice(0, 8).map((t) => `${t.task_id} (${t.attempts}/${s.repeats})`).join(", ");
+      const short = s.shortfall.slice(0, 8).map((t) => `${t.task_id} (${t.attempts}/${s.repeats}${t.errors ? `, ${t.errors} errored` : ""})`).join(", ");
       const more = s.shortfall.length > 8 ? ` and ${s.shortfall.length - 8} more` : "";
-      items.push(`${r.label}: not canonical — ${s.shortfall.length} of ${s.tasks} tasks have fewer than ${s.repeats} attempts: ${short}${more}.`);
+      items.push(`${r.label}: not canonical — ${s.short_tasks} of ${s.tasks} tasks are short (fewer than ${s.repeats} finished attempts) and never count as dependable: ${short}${more}. An estimate at k is over the tasks with at least k attempts.`);
     }
   }
   if (!items.length) return null;
@@ -75,7 +85,7 @@ function main() {
       el("div", { class: "grid2" }, paretoChart(runs), signatureChart(runs)),
       domainTable(runs),
       drilldown(runs)),
-    el("footer", {}, "Generated by statebox. Definitions of every number: metrics.md."));
+    el("footer", {}, "Generated by statebox. Definitions of every number: docs/metrics.md in the statebox repository."));
 }
 
 main();

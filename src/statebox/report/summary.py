@@ -1,6 +1,6 @@
-"""The numbers of one group of attempts (a model overall, or one of its domains), as report JSON.
+"""The numbers of one group of attempts (a model overall, or one of its domains) as a `Summary`.
 
-Every definition is in the design note metrics.md; this module only counts attempts and calls
+Every definition is in docs/metrics.md; this module only counts attempts and calls
 `statebox.metrics`. Attempts must come sorted (the caller sorts), so float sums are
 reproducible whatever order the run files were in.
 """
@@ -8,46 +8,55 @@ reproducible whatever order the run files were in.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from statebox.metrics import (
     Estimator,
+    Interval,
+    RatioEstimate,
     TaskCounts,
-    bootstrap_mean,
     cost_per_dependable_task,
     cost_per_successful_attempt,
-    dependable_tasks,
+    estimator_interval,
+    is_dependable,
     mean_pass_at_k,
     mean_pass_hat_k,
     mean_pass_hat_k_plugin,
+    observed_k_of_k,
     pass_at_1,
     pass_at_1_interval,
     pass_at_k,
     pass_hat_k,
     retention,
     retention_interval,
-    task_values,
+    share_interval,
 )
+from statebox.report.models import Bounds, Convention, CostSummary, ShortTask, Summary
 
 ROLES = ("agent", "user", "judge")
 HEADLINE_KS = (1, 5, 10, 20)
 BOOTSTRAP_SEED = 0
-ERRORS_EXCLUDED, ERRORS_AS_FAILURES = "errors-excluded", "errors-as-failures"
+ERRORS_EXCLUDED: Convention = "errors-excluded"
+ERRORS_AS_FAILURES: Convention = "errors-as-failures"
 
 
 @dataclass(frozen=True)
 class Attempt:
-    """One attempt as the metrics see it: a finished trial, or an infrastructure error."""
+    """One attempt as the metrics see it: a finished trial, or an infrastructure error.
+
+    `cost` is role -> USD (None: no price known). An error's cost is what it spent before it
+    failed; `spend_recorded` is False for error records written before spend was recorded.
+    """
 
     task_id: str
     domain: str
     passed: bool
-    cost: Mapping[str, float | None]  # role -> USD; None when no price is known
+    cost: Mapping[str, float | None]
     signature: str | None = None
     kinds: frozenset[str] = frozenset()
     error_kind: str | None = None  # set only for an infrastructure error
+    spend_recorded: bool = True
 
     @property
     def infra_error(self) -> bool:
@@ -74,89 +83,120 @@ def task_counts(attempts: Sequence[Attempt], errors_as_failures: bool) -> list[T
     return [TaskCounts(t, n[t], c[t]) for t in sorted({a.task_id for a in attempts})]
 
 
-def summarize(attempts: Sequence[Attempt], repeats: int, *, errors_as_failures: bool) -> dict[str, Any]:
-    """Every report key except identity and by_domain, in the documented order."""
+def summarize(
+    attempts: Sequence[Attempt],
+    repeats: int,
+    *,
+    errors_as_failures: bool,
+    identity: tuple[str, str, str | None],
+) -> Summary:
+    """Every number of one group; `identity` is (suite, agent, model)."""
     counts = task_counts(attempts, errors_as_failures)
     used = counted(attempts, errors_as_failures)
-    ks = range(1, repeats + 1)
-    shortfall = [{"task_id": t.task_id, "attempts": t.n, "missing": repeats - t.n} for t in counts if t.n < repeats]
-    interval = pass_at_1_interval(counts)
     errors = [a for a in attempts if a.infra_error]
-    return {
-        "tasks": len(counts),
-        "repeats": repeats,
-        "attempts": len(used),
-        "infra_errors": len(errors),
-        "infra_error_kinds": _tally(a.error_kind for a in errors),
-        "canonical": bool(counts) and not shortfall,
-        "convention": ERRORS_AS_FAILURES if errors_as_failures else ERRORS_EXCLUDED,
-        "shortfall": shortfall,
-        "pass_at_1": pass_at_1(counts),
-        "pass_at_1_ci": None if interval is None else [interval.lo, interval.hi],
-        "pass_at_k": {str(k): mean_pass_at_k(counts, k) for k in ks},
-        "pass_hat_k": {str(k): mean_pass_hat_k(counts, k) for k in ks},
-        "pass_hat_k_plugin": {str(k): mean_pass_hat_k_plugin(counts, k) for k in ks},
-        "pass_at_k_ci": _intervals(counts, pass_at_k, repeats),
-        "pass_hat_k_ci": _intervals(counts, pass_hat_k, repeats),
-        "all_k_tasks": dependable_tasks(counts),
-        "all_k_share": _share(dependable_tasks(counts), sum(1 for t in counts if t.n >= 1)),
-        "retention": retention(counts, repeats) if repeats >= 1 else None,
-        "retention_k": repeats,
-        "retention_ci": _pair(retention_interval(counts, repeats, seed=BOOTSTRAP_SEED)) if repeats >= 1 else None,
-        "cost": cost_summary(used, counts),
-        "signatures": _tally(a.signature for a in used if not a.passed and not a.infra_error),
-        "discrepancy_kinds": _tally(k for a in used if not a.passed for k in a.kinds),
-    }
+    ks = range(1, repeats + 1)
+    observed = observed_k_of_k(counts, repeats)
+    interval = pass_at_1_interval(counts)
+    failed = [a for a in used if not a.passed and not a.infra_error]
+    suite, agent, model = identity
+    return Summary(
+        agent=agent,
+        suite=suite,
+        model=model,
+        tasks=len(counts),
+        repeats=repeats,
+        attempts=len(used),
+        infra_errors=len(errors),
+        infra_error_kinds=_tally(a.error_kind for a in errors),
+        canonical=bool(counts) and observed.canonical,
+        convention=ERRORS_AS_FAILURES if errors_as_failures else ERRORS_EXCLUDED,
+        short_tasks=len(observed.short),
+        shortfall=_shortfall(counts, attempts, repeats),
+        pass_at_1=pass_at_1(counts),
+        pass_at_1_ci=None if interval is None else [interval.lo, interval.hi],
+        pass_at_1_tasks=sum(1 for t in counts if t.n >= 1),
+        tasks_at_k={str(k): sum(1 for t in counts if t.n >= k) for k in ks},
+        pass_at_k={str(k): mean_pass_at_k(counts, k) for k in ks},
+        pass_hat_k={str(k): mean_pass_hat_k(counts, k) for k in ks},
+        pass_hat_k_plugin={str(k): mean_pass_hat_k_plugin(counts, k) for k in ks},
+        pass_at_k_ci=_intervals(counts, pass_at_k, repeats),
+        pass_hat_k_ci=_intervals(counts, pass_hat_k, repeats),
+        all_k=repeats,
+        all_k_tasks=observed.tasks,
+        all_k_share=observed.share,
+        all_k_ci=_bounds(share_interval([is_dependable(t, repeats) for t in counts])),
+        retention=retention(counts, repeats) if repeats >= 1 else None,
+        retention_k=repeats,
+        retention_ci=_pair(retention_interval(counts, repeats, seed=BOOTSTRAP_SEED)) if repeats >= 1 else None,
+        cost=cost_summary(attempts, counts, repeats),
+        failed_attempts=len(failed),
+        signatures=_tally(a.signature for a in failed),
+        discrepancy_kinds=_tally(k for a in failed for k in a.kinds),
+    )
 
 
-def cost_summary(attempts: Sequence[Attempt], counts: Sequence[TaskCounts]) -> dict[str, float | None]:
-    """Totals per role over the attempts; per-success figures use the agent's cost (the headline).
+def _shortfall(counts: Sequence[TaskCounts], attempts: Sequence[Attempt], repeats: int) -> list[ShortTask]:
+    errors = Counter(a.task_id for a in attempts if a.infra_error)
+    return [
+        ShortTask(task_id=t.task_id, attempts=t.n, missing=repeats - t.n, errors=min(errors[t.task_id], repeats - t.n))
+        for t in counts
+        if t.n < repeats
+    ]
 
-    An infrastructure error counted as a failure recorded no cost, so it counts as 0.
+
+def cost_summary(attempts: Sequence[Attempt], counts: Sequence[TaskCounts], repeats: int) -> CostSummary:
+    """Spend per role over every attempt, errored ones included; the per-* costs use the agent's spend.
+
+    Errored attempts always count in spend, under either convention: the money was spent.
     """
-    roles = {role: _role_total(attempts, role) for role in ROLES}
-    known = [v for v in roles.values() if v is not None]
-    per_task: dict[str, list[float | None]] = {}
+    roles = {role: _sum(a.cost.get(role) for a in attempts) for role in ROLES}
+    total = _sum(roles.values())
+    errored = _sum(_sum(a.cost.get(role) for role in ROLES) for a in attempts if a.infra_error)
+    spend: dict[str, float | None] = {}
     for a in attempts:
-        per_task.setdefault(a.task_id, []).append(0.0 if a.infra_error else a.cost.get("agent"))
-    return {
-        "total_usd": sum(known) if len(known) == len(ROLES) else None,
-        "agent_usd": roles["agent"],
-        "user_usd": roles["user"],
-        "judge_usd": roles["judge"],
-        "per_success_usd": cost_per_successful_attempt(counts, per_task),
-        "per_dependable_task_usd": cost_per_dependable_task(counts, per_task),
-    }
+        spend[a.task_id] = _sum([spend.get(a.task_id, 0.0), a.cost.get("agent")])
+    per_success = cost_per_successful_attempt(counts, spend, repeats=repeats)
+    per_dependable = cost_per_dependable_task(counts, spend, repeats)
+    return CostSummary(
+        total_usd=total,
+        agent_usd=roles["agent"],
+        user_usd=roles["user"],
+        judge_usd=roles["judge"],
+        errored_usd=errored,
+        errored_share=None if total is None or errored is None or total == 0 else errored / total,
+        errored_unrecorded=sum(1 for a in attempts if a.infra_error and not a.spend_recorded),
+        per_success_usd=_estimate(per_success),
+        per_success_ci=None if per_success is None else _bounds(per_success.interval),
+        per_dependable_task_usd=_estimate(per_dependable),
+        per_dependable_task_ci=None if per_dependable is None else _bounds(per_dependable.interval),
+    )
 
 
-def _role_total(attempts: Sequence[Attempt], role: str) -> float | None:
-    total = 0.0
-    for a in attempts:
-        if a.infra_error:
-            continue
-        value = a.cost.get(role)
-        if value is None:
-            return None
-        total += value
+def _sum(values: Iterable[float | None]) -> float | None:
+    """A total that is unknown once any part is unknown."""
+    total: float | None = 0.0
+    for v in values:
+        total = None if total is None or v is None else total + v
     return total
 
 
-def _intervals(counts: Sequence[TaskCounts], estimator: Estimator, repeats: int) -> dict[str, list[float] | None]:
-    """Task-level bootstrap intervals at the headline k (the estimators are per-task additive)."""
-    return {
-        str(k): _pair(bootstrap_mean(task_values(counts, estimator, k), seed=BOOTSTRAP_SEED))
-        for k in headline_ks(repeats)
-    }
+def _estimate(result: RatioEstimate | None) -> float | None:
+    return None if result is None else result.estimate
 
 
-def _pair(interval: tuple[float, float] | None) -> list[float] | None:
+def _intervals(counts: Sequence[TaskCounts], estimator: Estimator, repeats: int) -> dict[str, Bounds | None]:
+    """Bounded intervals at the headline k, over the tasks with n >= k."""
+    return {str(k): _bounds(estimator_interval(counts, estimator, k)) for k in headline_ks(repeats)}
+
+
+def _bounds(interval: Interval | None) -> Bounds | None:
+    return None if interval is None else [interval.lo, interval.hi]
+
+
+def _pair(interval: tuple[float, float] | None) -> Bounds | None:
     return None if interval is None else [interval[0], interval[1]]
 
 
-def _share(part: int, whole: int) -> float | None:
-    return part / whole if whole else None
-
-
-def _tally(values: Any) -> dict[str, int]:
+def _tally(values: Iterable[str | None]) -> dict[str, int]:
     counter = Counter(v for v in values if v is not None)
     return {name: counter[name] for name in sorted(counter)}

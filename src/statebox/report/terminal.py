@@ -12,9 +12,9 @@ from rich.table import Table
 from rich.text import Text
 
 from statebox.report.aggregate import labels
+from statebox.report.models import CostSummary, ReportDocument, RunEntry, Summary
 from statebox.report.summary import headline_ks
 
-Entry = dict[str, Any]
 SHORT_LISTED = 8
 WIDE = 120  # columns from which the domain table shows every headline number
 
@@ -23,10 +23,12 @@ def pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}%"
 
 
-def pct_ci(value: float | None, ci: Sequence[float] | None) -> str:
+def pct_ci(value: float | None, ci: Sequence[float | None] | None) -> str:
     if value is None:
         return "–"
-    return pct(value) if ci is None else f"{pct(value)} [{100 * ci[0]:.0f}–{100 * ci[1]:.0f}]"
+    if ci is None or ci[0] is None or ci[1] is None:
+        return pct(value)
+    return f"{pct(value)} [{100 * ci[0]:.0f}–{100 * ci[1]:.0f}]"
 
 
 def usd(value: float | None) -> str:
@@ -36,136 +38,173 @@ def usd(value: float | None) -> str:
     return f"${value:.2f}" if value >= 0.1 or value == 0 else f"${value:.3g}"
 
 
-def render_report(report: dict[str, Any], console: Console) -> None:
-    """Print every run of a `build_report` document."""
-    runs: list[Entry] = report["runs"]
-    for entry, label in zip(runs, labels(runs), strict=True):
+def render_report(report: ReportDocument, console: Console) -> None:
+    """Print every run of a report document."""
+    entries = [e.model_dump(include={"agent", "suite", "model"}) for e in report.runs]
+    for entry, label in zip(report.runs, labels(entries), strict=True):
         console.print(_run_block(entry, label, wide=console.width >= WIDE))
 
 
-def _run_block(entry: Entry, label: str, *, wide: bool) -> Panel:
+def _run_block(entry: RunEntry, label: str, *, wide: bool) -> Panel:
     parts: list[Any] = [_headline(entry)]
-    if not entry["canonical"]:
+    if not entry.canonical:
         parts.append(_shortfall_warning(entry))
     parts.append(_overall_table(entry))
-    if len(entry["by_domain"]) > 1:
+    if len(entry.by_domain) > 1:
         parts.append(_domain_table(entry, wide))
-    parts.append(_cost_line(entry["cost"]))
-    if entry["signatures"] or entry["discrepancy_kinds"]:
+    parts.append(_cost_line(entry.cost))
+    if entry.signatures or entry.discrepancy_kinds:
         parts.append(_failures_table(entry))
-    title = f"[bold]{escape(label)}[/] [dim]· agent {escape(entry['agent'])} · suite {escape(entry['suite'])}[/]"
+    title = f"[bold]{escape(label)}[/] [dim]· agent {escape(entry.agent)} · suite {escape(entry.suite)}[/]"
     return Panel(Group(*parts), title=title, title_align="left", border_style="cyan", padding=(0, 1))
 
 
-def _headline(entry: Entry) -> Text:
-    counted = entry["convention"] == "errors-as-failures"
+def _headline(entry: Summary) -> Text:
+    counted = entry.convention == "errors-as-failures"
     convention = "infrastructure errors counted as failures" if counted else "infrastructure errors excluded"
-    text = Text(f"{entry['tasks']} tasks × {entry['repeats']} repeats · {entry['attempts']} attempts · ")
-    errors = entry["infra_errors"]
-    kinds = ", ".join(f"{k} {v}" for k, v in entry["infra_error_kinds"].items())
+    text = Text(f"{entry.tasks} tasks × {entry.repeats} repeats · {entry.attempts} attempts · ")
+    errors = entry.infra_errors
+    kinds = ", ".join(f"{k} {v}" for k, v in entry.infra_error_kinds.items())
     text.append(f"{errors} infrastructure error{'s' if errors != 1 else ''}", style="yellow" if errors else "")
     text.append(f" ({kinds})" if kinds else "")
     text.append(f" · {convention}", style="dim")
     return text
 
 
-def _shortfall_warning(entry: Entry) -> Text:
-    short = entry["shortfall"]
+def _shortfall_warning(entry: Summary) -> Text:
+    short = entry.shortfall
     listed = ", ".join(
-        f"{s['task_id']} ({s['attempts']}/{entry['repeats']}, short {s['missing']})" for s in short[:SHORT_LISTED]
+        f"{s.task_id} ({s.attempts}/{entry.repeats}" + (f", {s.errors} errored)" if s.errors else ")")
+        for s in short[:SHORT_LISTED]
     )
     more = f" and {len(short) - SHORT_LISTED} more" if len(short) > SHORT_LISTED else ""
     return Text(
-        f"⚠ not canonical: {len(short)} of {entry['tasks']} tasks have fewer than {entry['repeats']} attempts: "
-        f"{listed}{more}. Numbers at k skip tasks with fewer than k attempts.",
+        f"⚠ not canonical: {len(short)} of {entry.tasks} tasks are short (fewer than {entry.repeats} finished "
+        f"attempts) and never count as dependable: {listed}{more}. "
+        "An estimate at k is over the tasks with at least k attempts (see the 'over' column).",
         style="bold yellow",
     )
 
 
-def _ci(ci: Sequence[float] | None) -> str:
-    return "" if ci is None else f"{100 * ci[0]:.1f} – {100 * ci[1]:.1f}"
+def _ci(ci: Sequence[float | None] | None, scale: float = 100, digits: int = 1) -> str:
+    if ci is None or ci[0] is None:
+        return ""
+    hi = "no upper bound" if ci[1] is None else f"{scale * ci[1]:.{digits}f}"
+    return f"{scale * ci[0]:.{digits}f} – {hi}"
 
 
-def _overall_table(entry: Entry) -> Table:
-    """One row per metric: value and, where defined, its 95% interval."""
-    n, ks = entry["repeats"], headline_ks(entry["repeats"])
+def _usd_ci(ci: Sequence[float | None] | None) -> str:
+    if ci is None or ci[0] is None:
+        return ""
+    return f"{usd(ci[0])} – {'no upper bound' if ci[1] is None else usd(ci[1])}"
+
+
+def _over(tasks: int, total: int) -> str:
+    return "" if tasks == total else f"over {tasks} of {total} tasks"
+
+
+def _overall_table(entry: Summary) -> Table:
+    """One row per metric: value, its 95% interval, and how many tasks it is over when not all."""
+    n, ks, total = entry.repeats, headline_ks(entry.repeats), entry.tasks
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("overall", style="cyan", no_wrap=True)
     table.add_column("value", justify="right", no_wrap=True)
     table.add_column("95% CI", justify="right", style="dim", no_wrap=True)
-    table.add_row("pass@1", pct(entry["pass_at_1"]), _ci(entry["pass_at_1_ci"]))
-    for key, name in (("pass_at_k", "pass@"), ("pass_hat_k", "pass^")):
-        for k in ks:
-            if k > 1:
-                table.add_row(f"{name}{k}", pct(entry[key][str(k)]), _ci(entry[key + "_ci"].get(str(k))))
+    table.add_column("over", style="yellow", no_wrap=True)
+    table.add_row("pass@1", pct(entry.pass_at_1), _ci(entry.pass_at_1_ci), _over(entry.pass_at_1_tasks, total))
+    for values, intervals, name in (
+        (entry.pass_at_k, entry.pass_at_k_ci, "pass@"),
+        (entry.pass_hat_k, entry.pass_hat_k_ci, "pass^"),
+    ):
+        for k in ks[1:]:
+            over = _over(entry.tasks_at_k[str(k)], total)
+            table.add_row(f"{name}{k}", pct(values[str(k)]), _ci(intervals.get(str(k))), over)
     for k in ks[1:]:
-        table.add_row(f"pass^{k} plug-in (biased ↑)", pct(entry["pass_hat_k_plugin"][str(k)]), "", style="dim")
+        plugin = pct(entry.pass_hat_k_plugin[str(k)])
+        table.add_row(f"pass^{k} plug-in (biased ↑)", plugin, "", _over(entry.tasks_at_k[str(k)], total), style="dim")
+    short = f"{entry.short_tasks} short, never dependable" if entry.short_tasks else ""
     table.add_row(
-        f"observed {n}/{n} tasks", f"{entry['all_k_tasks']}/{entry['tasks']} ({pct(entry['all_k_share'])})", ""
+        f"observed {n}/{n} tasks", f"{entry.all_k_tasks}/{total} ({pct(entry.all_k_share)})", _ci(entry.all_k_ci), short
     )
-    retention = entry["retention"]
+    retention = entry.retention
     table.add_row(
         f"retention (pass^{n} / pass@1)",
         "–" if retention is None else f"{retention:.2f}",
-        "" if entry["retention_ci"] is None else "{:.2f} – {:.2f}".format(*entry["retention_ci"]),
+        _ci(entry.retention_ci, scale=1, digits=2),
+        _over(entry.tasks_at_k.get(str(n), 0), total),
     )
-    table.add_row("agent cost per success", usd(entry["cost"]["per_success_usd"]), "")
-    table.add_row("agent cost per dependable task", usd(entry["cost"]["per_dependable_task_usd"]), "")
-    table.add_row("infrastructure errors", str(entry["infra_errors"]), "")
+    cost = entry.cost
+    table.add_row("agent cost per success", usd(cost.per_success_usd), _usd_ci(cost.per_success_ci), "")
+    table.add_row(
+        "agent cost per dependable task", usd(cost.per_dependable_task_usd), _usd_ci(cost.per_dependable_task_ci), ""
+    )
+    table.add_row("infrastructure errors", str(entry.infra_errors), "", "")
     return table
 
 
-def _domain_table(entry: Entry, wide: bool) -> Table:
+def _domain_table(entry: RunEntry, wide: bool) -> Table:
     """One row per domain: every headline number when the terminal is wide, the main ones otherwise."""
-    n = entry["repeats"]
+    n = entry.repeats
     ks = [k for k in headline_ks(n) if k > 1] if wide else [n]
     columns: list[tuple[str, Any]] = [
-        ("tasks", lambda d: str(d["tasks"])),
+        ("tasks", lambda d: str(d.tasks)),
         (
             "pass@1 (95% CI)" if wide else "pass@1",
-            lambda d: pct_ci(d["pass_at_1"], d["pass_at_1_ci"] if wide else None),
+            lambda d: pct_ci(d.pass_at_1, d.pass_at_1_ci if wide else None),
         ),
     ]
     columns += [(f"pass@{k}", _at("pass_at_k", k)) for k in ks]
     columns += [(f"pass^{k}", _at("pass_hat_k", k)) for k in ks]
     columns += [
-        (f"{n}/{n}", lambda d: str(d["all_k_tasks"])),
-        ("$/success", lambda d: usd(d["cost"]["per_success_usd"])),
-        ("errors", lambda d: str(d["infra_errors"])),
+        (f"{n}/{n}", lambda d: f"{d.all_k_tasks}/{d.tasks}"),
+        ("short", lambda d: str(d.short_tasks)),
+        ("$/success", lambda d: usd(d.cost.per_success_usd)),
+        ("errors", lambda d: str(d.infra_errors)),
     ]
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("domain", style="cyan", no_wrap=True)
     for name, _ in columns:
         table.add_column(name, justify="right", no_wrap=True)
-    for name, d in sorted(entry["by_domain"].items()):
+    for name, d in sorted(entry.by_domain.items()):
         table.add_row(name, *(cell(d) for _, cell in columns))
     return table
 
 
 def _at(key: str, k: int) -> Any:
-    return lambda d: pct(d[key].get(str(k)))
+    """A cell of pass@k or pass^k, with "(m/T)" beside it when it is over fewer than all tasks."""
+
+    def cell(d: Summary) -> str:
+        tasks = d.tasks_at_k.get(str(k), 0)
+        value = pct(getattr(d, key).get(str(k)))
+        return value if tasks == d.tasks else f"{value} ({tasks}/{d.tasks})"
+
+    return cell
 
 
-def _cost_line(cost: dict[str, float | None]) -> Text:
+def _cost_line(cost: CostSummary) -> Text:
     text = Text("cost: ", style="bold")
-    text.append(f"total {usd(cost['total_usd'])}")
+    text.append(f"total {usd(cost.total_usd)}")
     text.append(
-        f" — agent {usd(cost['agent_usd'])} · user {usd(cost['user_usd'])} · judge {usd(cost['judge_usd'])}",
+        f" — agent {usd(cost.agent_usd)} · user {usd(cost.user_usd)} · judge {usd(cost.judge_usd)}",
         style="dim",
     )
-    if None in (cost["agent_usd"], cost["user_usd"], cost["judge_usd"]):
+    if cost.errored_usd:
+        text.append(f" · errored attempts {usd(cost.errored_usd)} ({pct(cost.errored_share)} of spend)", style="yellow")
+    if cost.errored_unrecorded:
+        text.append(f" · {cost.errored_unrecorded} errored attempt(s) recorded no spend", style="dim italic")
+    if None in (cost.agent_usd, cost.user_usd, cost.judge_usd):
         text.append("  (n/a: no price known for some calls)", style="dim italic")
     return text
 
 
-def _failures_table(entry: Entry) -> Table:
-    failed = sum(entry["signatures"].values())
+def _failures_table(entry: Summary) -> Table:
+    failed = entry.failed_attempts
     table = Table(show_edge=False, pad_edge=False, header_style="bold", title_justify="left")
     table.add_column("failure signature", style="magenta", no_wrap=True)
-    table.add_column("failed attempts", justify="right")
+    table.add_column(f"of {failed} failed attempts", justify="right")
     table.add_column("share", justify="right")
-    for name, count in entry["signatures"].items():
+    for name, count in entry.signatures.items():
         table.add_row(name, str(count), pct(count / failed if failed else None))
-    for kind, count in entry["discrepancy_kinds"].items():
+    for kind, count in entry.discrepancy_kinds.items():
         table.add_row(Text(f"has {kind}", style="dim"), str(count), pct(count / failed if failed else None))
     return table

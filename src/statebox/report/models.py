@@ -1,0 +1,145 @@
+"""The `report --json` and `compare --json` documents as pydantic models: these classes are the contract.
+
+Field order is the JSON key order. Every field is described in docs/contracts.md, every number
+defined in docs/metrics.md. Intervals are `[lo, hi]` (95%); `hi` is null when there is no upper
+bound (a cost per success or per dependable task whose denominator may be zero).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Convention = Literal["errors-excluded", "errors-as-failures"]
+Bounds = list[float | None]  # [lo, hi]; hi None = unbounded
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ShortTask(_Model):
+    """A task with fewer finished attempts than the run's repeats: never dependable."""
+
+    task_id: str
+    attempts: int
+    missing: int
+    errors: int  # of the missing attempts, how many are outstanding infrastructure errors
+
+
+class CostSummary(_Model):
+    """Spend in USD (null: no price known for some call), errored attempts included."""
+
+    total_usd: float | None
+    agent_usd: float | None
+    user_usd: float | None
+    judge_usd: float | None
+    errored_usd: float | None  # all roles, attempts that ended in an infrastructure error
+    errored_share: float | None  # errored_usd / total_usd
+    errored_unrecorded: int  # errored attempts whose record carries no spend (written before it was recorded)
+    per_success_usd: float | None  # agent spend / passed attempts
+    per_success_ci: Bounds | None
+    per_dependable_task_usd: float | None  # agent spend / dependable tasks
+    per_dependable_task_ci: Bounds | None
+
+
+class Summary(_Model):
+    """The numbers of one group of attempts: a (suite, agent, model) overall, or one of its domains."""
+
+    agent: str
+    suite: str
+    model: str | None
+    tasks: int
+    repeats: int
+    attempts: int
+    infra_errors: int
+    infra_error_kinds: dict[str, int]
+    canonical: bool
+    convention: Convention
+    short_tasks: int
+    shortfall: list[ShortTask]
+    pass_at_1: float | None
+    pass_at_1_ci: Bounds | None
+    pass_at_1_tasks: int
+    tasks_at_k: dict[str, int]
+    pass_at_k: dict[str, float | None]
+    pass_hat_k: dict[str, float | None]
+    pass_hat_k_plugin: dict[str, float | None]
+    pass_at_k_ci: dict[str, Bounds | None]
+    pass_hat_k_ci: dict[str, Bounds | None]
+    all_k: int
+    all_k_tasks: int
+    all_k_share: float | None
+    all_k_ci: Bounds | None
+    retention: float | None
+    retention_k: int
+    retention_ci: Bounds | None
+    cost: CostSummary
+    failed_attempts: int
+    signatures: dict[str, int]
+    discrepancy_kinds: dict[str, int]
+
+
+class RunEntry(Summary):
+    """One (suite, agent, model) across every directory given, with the same numbers per domain."""
+
+    by_domain: dict[str, Summary]
+
+
+class ReportDocument(_Model):
+    """`statebox report --json`."""
+
+    runs: list[RunEntry]
+
+
+class Side(_Model):
+    """One run of a comparison."""
+
+    dir: str
+    suite: str
+    agent: str
+    model: str | None
+    repeats: int
+
+
+class Unpaired(_Model):
+    """A task both runs hold that was not compared, and why."""
+
+    task_id: str
+    reason: Literal["suite differs", "task content differs"]
+
+
+class ChangedTask(_Model):
+    """A task whose pass rate differs beyond chance: passes/attempts in each run and the test's p-value."""
+
+    task_id: str
+    a: list[int]  # [passed, attempts]
+    b: list[int]
+    p_value: float
+
+
+class CompareDocument(_Model):
+    """`statebox compare --json`."""
+
+    a: Side
+    b: Side
+    convention: Convention
+    tasks: int
+    same_k: bool
+    pass_at_1_a: float | None
+    pass_at_1_b: float | None
+    diff: float | None
+    diff_ci: Bounds | None
+    fdr_level: float
+    changed: list[str]
+    changed_detail: list[ChangedTask]
+    gained: list[str]
+    lost: list[str]
+    flip_rate: float | None
+    expected_flip_rate: float | None
+    only_in_a: list[str]
+    only_in_b: list[str]
+    errored_in_a: list[str]
+    errored_in_b: list[str]
+    unpaired: list[Unpaired]
