@@ -76,7 +76,9 @@ def fake_model(latency_ms: int) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-def campaign_config(base_url: str, out: Path, repeat: int, concurrency: int, task_ids: list[str] | None) -> CampaignConfig:
+def campaign_config(
+    base_url: str, out: Path, repeat: int, concurrency: int, task_ids: list[str] | None, tools_via: str = "memory"
+) -> CampaignConfig:
     suite = load_suite("retail")
     if task_ids is not None:
         suite = suite.select(ids=task_ids)
@@ -91,6 +93,7 @@ def campaign_config(base_url: str, out: Path, repeat: int, concurrency: int, tas
         concurrency=concurrency,
         workers=1,
         progress=False,
+        tools_via=tools_via,  # type: ignore[arg-type]
     )
 
 
@@ -131,6 +134,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--runs", type=int, default=3, help="campaigns measured; the median is reported")
+    parser.add_argument("--tools-via", default="memory", help="memory (in-process MCP, the default) or direct")
     parser.add_argument("--profile", action="store_true", help="cProfile one more campaign, print the top functions")
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
@@ -138,7 +142,7 @@ def main() -> None:
     here = Path(statebox.__file__).resolve().parent
     print(
         f"statebox from {here}\nretail, LLM agent on the instant fake model, scripted customer, "
-        f"repeat {args.repeat}, concurrency {args.concurrency}, one process\n"
+        f"repeat {args.repeat}, concurrency {args.concurrency}, tools via {args.tools_via}, one process\n"
         f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}"
     )
     per_turn: list[float] = []
@@ -148,7 +152,7 @@ def main() -> None:
         run_once(campaign_config(base_url, work / "warm-up", 1, 1, first))
         for r in range(args.runs):
             out = work / f"run-{r}"
-            cpu, system, wall = run_once(campaign_config(base_url, out, args.repeat, args.concurrency, None))
+            cpu, system, wall = run_once(campaign_config(base_url, out, args.repeat, args.concurrency, None, args.tools_via))
             attempts, passed, calls = model_calls(out)
             per_turn.append(cpu / calls * 1000)
             print(
@@ -161,7 +165,8 @@ def main() -> None:
         print(f"\nstatebox CPU per model turn: median {median:.2f} ms over {args.runs} runs (target <= {TARGET_MS} ms: {verdict})")
         if args.profile:
             profiler = cProfile.Profile()
-            run_once(campaign_config(base_url, work / "profiled", args.repeat, args.concurrency, None), profiler)
+            config = campaign_config(base_url, work / "profiled", args.repeat, args.concurrency, None, args.tools_via)
+            run_once(config, profiler)
             stats = pstats.Stats(profiler)
             stats.strip_dirs()
             print(f"\n== cProfile of one campaign: top {args.top} by own time ==")

@@ -110,14 +110,15 @@ def test_consecutive_tool_errors_stop_at_max_tool_errors(mini: Suite, agent_mode
     assert len(record.transcript.tool_results()) == 2
 
 
-def test_the_attempts_wall_clock_budget_ends_it_with_timeout(mini: Suite, agent_model: Any) -> None:
+def test_the_attempts_wall_clock_budget_ends_it_with_time_budget(mini: Suite, agent_model: Any) -> None:
     slow = call("get_ticket", {"ticket_id": "T-2"})
     agent_model.script(*[Scripted(slow, delay=0.1)] * 10)
     record = run_llm_attempt(mini, mini.task(STATUS), agent_model, time_budget_s=0.25)
-    assert record.finish_reason == "timeout", explain(record)
+    assert record.finish_reason == "time_budget", explain(record)
     assert 1 <= len(agent_model.bodies()) < 10
 
 
 def test_every_finish_reason_is_driven_here() -> None:
-    covered = {"customer_ended", "agent_ended", "max_turns", "max_steps", "max_tool_errors", "timeout"}
+    covered = {"customer_ended", "agent_ended", "max_turns", "max_steps", "max_tool_errors", "time_budget"}
+    covered |= {"context_overflow"}  # tests/llm/test_agent_outcomes.py
     assert set(FINISH_REASONS) == covered

@@ -12,6 +12,8 @@ from typing import Any
 
 import httpx
 
+from ._h1 import Disconnected, ProtocolError
+from ._pool import ConnectionStack, ProxiedClient, RequestTimeout, uses_proxy
 from .retry import EndpointFailure, MalformedResponse, retry_after_from_headers
 
 CONFIGURATION_STATUSES = frozenset({401, 403, 404})  # a bad key, no access, no such model or URL
@@ -39,22 +41,22 @@ class HttpStatusError(Exception):
 
 
 class JsonEndpoint:
-    """POST JSON bodies to one URL over a pooled connection; the reply must be a JSON object."""
+    """POST JSON bodies to one URL over kept-alive connections; the reply must be a JSON object."""
 
     def __init__(self, url: str, headers: dict[str, str], *, timeout_s: float, max_connections: int) -> None:
         self.url = url
-        self._http = httpx.AsyncClient(
-            headers={"content-type": "application/json", "accept": "application/json", **headers},
-            timeout=httpx.Timeout(timeout_s),
-            limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections),
-        )
+        headers = {"content-type": "application/json", "accept": "application/json", **headers}
+        self._http: ConnectionStack | ProxiedClient
+        if uses_proxy(url):
+            self._http = ProxiedClient(url, headers, timeout_s=timeout_s, max_connections=max_connections)
+        else:
+            self._http = ConnectionStack(url, headers, timeout_s=timeout_s)
 
     async def post(self, body: bytes) -> dict[str, Any]:
-        response = await self._http.post(self.url, content=body)
-        content = response.content
-        if response.status_code >= 400:
-            raise HttpStatusError(response.status_code, response.headers, content)
-        return parse_reply(content)
+        response = await self._http.post(body)
+        if response.status >= 400:
+            raise HttpStatusError(response.status, response.headers, response.content)
+        return parse_reply(response.content)
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -79,9 +81,9 @@ def classify(exc: Exception, timeout_s: float) -> EndpointFailure | None:
         return EndpointFailure(status=200, message=str(exc))
     if isinstance(exc, HttpStatusError):
         return status_failure(exc.status, exc.headers, exc.body)
-    if isinstance(exc, httpx.TimeoutException):
+    if isinstance(exc, RequestTimeout | httpx.TimeoutException):
         return EndpointFailure(status=None, message=f"request timed out after {timeout_s:g} s")
-    if isinstance(exc, httpx.TransportError):
+    if isinstance(exc, Disconnected | ProtocolError | OSError | httpx.TransportError):
         return EndpointFailure(status=None, message=f"connection failed: {exc!r}")
     return None
 
