@@ -25,7 +25,6 @@ import typer
 from typer.testing import CliRunner
 
 from statebox.agents.transcript import Entry, ToolCallEntry, Transcript
-from statebox.cli.report import register
 from statebox.judge import Discrepancy
 from statebox.runner.errors import ErrorKind
 from statebox.runner.record import ErrorRecord, TrialRecord, trial_id
@@ -209,6 +208,8 @@ class Synth:
 @pytest.fixture
 def app() -> typer.Typer:
     """`report` and `compare` on a typer app of their own."""
+    from statebox.cli.report import register  # here, so tests without the CLI do not import every command
+
     app = typer.Typer()
 
     @app.callback()
