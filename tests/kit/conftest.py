@@ -1,14 +1,8 @@
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
 from kitdemo import DOMAIN
-
 from statebox.tasks import Suite, load_task_dir
 
 

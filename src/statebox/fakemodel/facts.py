@@ -6,28 +6,9 @@ import re
 from typing import Any
 
 from statebox.tasks import Fact
+from statebox.tasks.dialogue import facts_used
 
-
-def facts_used(value: Any, facts: list[Fact]) -> list[Fact]:
-    """Facts whose value an argument equals, or contains as a whole word, in the facts' order."""
-    strings = list(_scalars(value))
-    return [f for f in facts if any(_uses(s, f.value) for s in strings)]
-
-
-def _uses(argument: str, fact_value: str) -> bool:
-    if argument == fact_value:
-        return True
-    return bool(fact_value) and re.search(rf"(?<!\w){re.escape(fact_value)}(?!\w)", argument) is not None
-
-
-def _scalars(value: Any) -> list[str]:
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _scalars(v)]
-    if isinstance(value, list):
-        return [s for v in value for s in _scalars(v)]
-    if isinstance(value, bool) or value is None:
-        return []
-    return [str(value)]
+__all__ = ["ask_for", "facts_used", "find_in", "substitute"]
 
 
 def find_in(text: str, fact_value: str) -> str | None:

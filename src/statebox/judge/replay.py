@@ -10,6 +10,7 @@ from statebox.judge.verdict import Verdict
 from statebox.tasks import RefCall, Suite, Task
 from statebox.tasks.references import ReferenceResolutionError, resolve
 from statebox.tools import BoundTools
+from statebox.tools.surface import ToolOutcome
 from statebox.world import Effects, Session
 
 
@@ -27,11 +28,13 @@ def replay(
     calls: Sequence[RefCall],
     skip: Iterable[int] = (),
     at_end: Callable[[Session], None] | None = None,
+    played: list[tuple[RefCall, ToolOutcome]] | None = None,
 ) -> Effects:
     """The effects of running `calls` (except the skipped indexes) from the task's initial state.
 
     Customer calls (`actor: customer`) run with the domain's customer tools. `at_end` sees the
-    session after the last call (validation reads the customer's side there).
+    session after the last call (validation reads the customer's side there); `played` collects
+    each call with its outcome.
     """
     skipped = set(skip)
     session = suite.open_session(task)
@@ -47,6 +50,8 @@ def replay(
             except ReferenceResolutionError as e:
                 raise ReferenceFailed(task, i, call, str(e)) from None
             outcome = (customer if call.actor == "customer" else agent).call(call.tool, args)
+            if played is not None:
+                played.append((call, outcome))
             if outcome.is_error:
                 raise ReferenceFailed(task, i, call, outcome.text)
             if call.save_as:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from statebox.judge.verdict import Verdict
 
-SIGNATURES = ("tool_usage", "no_state_change", "wrong_state_update", "incomplete_resolution")
+SIGNATURES = ("tool_usage", "no_state_change", "wrong_state_update", "incomplete_resolution", "policy_violation")
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,8 @@ def failure_signature(
     required_effects: bool,
     finish_reason: str | None,
 ) -> str | None:
-    """None for a passed attempt; otherwise tool_usage, no_state_change, wrong_state_update or incomplete_resolution."""
+    """None for a passed attempt; otherwise tool_usage, no_state_change, wrong_state_update, policy_violation
+    (the end state was right but a trace check failed) or incomplete_resolution."""
     if verdict.passed and rubrics_passed:
         return None
     if _unrecovered_tool_problem(calls) or finish_reason == "max_tool_errors":
@@ -38,6 +39,8 @@ def failure_signature(
     kinds = verdict.kinds()
     if "wrong_value" in kinds or "extra_effect" in kinds:
         return "wrong_state_update"
+    if kinds == {"policy_violation"}:
+        return "policy_violation"  # the right end state, reached against the policy
     return "incomplete_resolution"
 
 

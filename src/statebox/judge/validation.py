@@ -5,10 +5,13 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from statebox.judge.mutants import mutants
+from statebox.judge.reference_trace import CheckValidation, reference_trace, validate_checks
 from statebox.judge.replay import ReferenceFailed, judge_attempt, replay, required_effects, rules_for
-from statebox.tasks import Suite, Task
+from statebox.tasks import RefCall, Suite, Task
+from statebox.tasks.checks import check_tools
 from statebox.tasks.references import references_in
 from statebox.tools import BoundTools
+from statebox.tools.surface import ToolOutcome
 from statebox.world import Effects, Session
 
 
@@ -26,6 +29,7 @@ class TaskValidation(BaseModel):
     mutants_caught: int
     mutants_total: int
     problems: list[str] = Field(default_factory=list)
+    checks: list[CheckValidation] = Field(default_factory=list, description="the task's trace checks")
 
     @property
     def ok(self) -> bool:
@@ -35,6 +39,7 @@ class TaskValidation(BaseModel):
             and self.necessary_calls
             and self.mutants_caught == self.mutants_total
             and not self.problems
+            and all(c.ok for c in self.checks)
         )
 
 
@@ -63,11 +68,18 @@ def validate_task(suite: Suite, task: Task) -> TaskValidation:
         def read_customer_side(session: Session) -> None:
             result.problems.extend(_customer_side(suite, task, session))
 
-        again = replay(suite, task, task.reference, at_end=read_customer_side)
+        played: list[tuple[RefCall, ToolOutcome]] = []
+        again = replay(suite, task, task.reference, at_end=read_customer_side, played=played)
     except ReferenceFailed as e:
         result.problems.append(str(e))
         return result
     rules = rules_for(suite, task)
+    result.checks = validate_checks(task, reference_trace(task, played))
+    for c in result.checks:
+        if not c.satisfied:
+            result.problems.append(f"the reference violates trace check {c.check}")
+        elif c.exercised and not c.mutant_caught:
+            result.problems.append(f"trace check {c.check}: a reference that breaks it is not caught")
     result.reference_passes = judge_attempt(again, required, rules).passed
     if not result.reference_passes:
         result.problems.append("the reference does not reproduce its own end state (non-deterministic tool?)")
@@ -123,6 +135,10 @@ def _lint(suite: Suite, task: Task, writes: int) -> list[str]:
     for i, c in enumerate(task.reference):
         if references_in(c.args) & customer_saved:
             problems.append(f"reference call {i} uses a customer call's result; use the fact's value instead")
+    for trace_check in task.checks:
+        unknown = [t for t in check_tools(trace_check) if t not in domain.tools]
+        if unknown:
+            problems.append(f"trace check {trace_check.name} names unknown tool(s) {unknown}")
     for fact in task.customer.facts:
         if fact.via is not None and fact.via.tool not in domain.customer_tools:
             problems.append(f"fact {fact.key!r} acts through unknown customer tool {fact.via.tool!r}")
@@ -134,8 +150,8 @@ def _lint(suite: Suite, task: Task, writes: int) -> list[str]:
             problems.append(f"private fact {fact.key!r} is already in the opening message")
         elif fact.value not in blob and fact.value not in repr(task.initial_rows):
             problems.append(f"private fact {fact.key!r} is not used by the reference or the initial rows")
-    for check in suite.domain_of(task).checks:
-        problems += check(task)
+    for lint in suite.domain_of(task).checks:
+        problems += lint(task)
     return problems
 
 

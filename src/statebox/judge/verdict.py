@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-DiscrepancyKind = Literal["wrong_value", "missing_effect", "extra_effect"]
+DiscrepancyKind = Literal["wrong_value", "missing_effect", "extra_effect", "policy_violation"]
 
 
 class Discrepancy(BaseModel):
@@ -18,8 +18,12 @@ class Discrepancy(BaseModel):
     field: str | None = None
     expected: Any = None
     actual: Any = None
+    check: str | None = None  # policy_violation: the trace check that was violated
+    message_index: int | None = None  # policy_violation: the transcript entry of the offending call
 
     def describe(self) -> str:
+        if self.kind == "policy_violation":
+            return f"policy_violation: {self.check}: {self.actual} (entry {self.message_index})"
         where = f"{self.table}[{self.key}]" + (f".{self.field}" if self.field else "")
         return f"{self.kind}: {where}: expected {self.expected!r}, got {self.actual!r}"
 

@@ -10,6 +10,8 @@ from typing import TypeVar
 
 from statebox.kit.component import Component, Seeder
 from statebox.tasks import Domain, Task
+from statebox.tasks.checks import TraceCheck
+from statebox.tasks.loader import load_trace_checks
 from statebox.tools import Tool, Toolset
 from statebox.tools.policy_search import INDEX_DDL, add_entries, policy_sections, search_policy_tool
 from statebox.world import Sequence, TableSpec, WorldSpec
@@ -31,8 +33,13 @@ def build_domain(
     seed: Seeder | None = None,
     components: Iterable[Component] = (),
     checks: Iterable[Callable[[Task], list[str]]] = (),
+    trace_checks: Iterable[TraceCheck] | Path | None = None,
 ) -> Domain:
-    """The Domain: DDL, specs, sequences and tools merged (names must not clash), the policy searchable."""
+    """The Domain: DDL, specs, sequences and tools merged (names must not clash), the policy searchable.
+
+    `trace_checks` judge every task's trace: a list, or a YAML file of them (by default the
+    domain folder's `trace_checks.yaml`, when it exists).
+    """
     parts = list(components)
     sections = policy_sections(policy)
     if not sections:
@@ -60,8 +67,13 @@ def build_domain(
         seed=seed_all,
         sequences=all_sequences,
     )
+    default_checks = task_dir.parent / "trace_checks.yaml"
+    if trace_checks is None:
+        trace_checks = default_checks if default_checks.is_file() else []
+    declared = load_trace_checks(trace_checks) if isinstance(trace_checks, Path) else list(trace_checks)
     return Domain(name=name, world=world, tools=Toolset(agent_tools), policy=policy, task_dir=task_dir,
-                  description=description, checks=list(checks), customer_tools=Toolset(customer_tools))
+                  description=description, checks=list(checks), customer_tools=Toolset(customer_tools),
+                  trace_checks=declared)
 
 
 def _merge(what: str, domain: str, maps: list[dict[str, T]]) -> dict[str, T]:

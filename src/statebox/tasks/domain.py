@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from statebox.tasks.checks import TraceCheck
+from statebox.tasks.loader import load_task_dir
 from statebox.tasks.model import Task
 from statebox.tools import Toolset
 from statebox.world import Snapshot, WorldSpec
@@ -23,6 +25,14 @@ class Domain:
     description: str = ""
     checks: list[Callable[[Task], list[str]]] = field(default_factory=list)  # domain-specific lint
     customer_tools: Toolset = field(default_factory=lambda: Toolset([]))  # only the simulated customer's
+    trace_checks: list[TraceCheck] = field(default_factory=list)  # judged on every task's trace
+
+    def load_tasks(self) -> list[Task]:
+        """The domain's tasks, each judged by the domain's trace checks as well as its own."""
+        tasks = load_task_dir(self.task_dir, self.name)
+        if not self.trace_checks:
+            return tasks
+        return [t.model_copy(update={"checks": [*self.trace_checks, *t.checks]}) for t in tasks]
 
     def build_snapshot(self) -> Snapshot:
         return Snapshot.build(self.world)

@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
+from statebox.tasks.checks import TraceCheck
 from statebox.tasks.model import Task
 
 
@@ -52,6 +53,8 @@ def load_task_dir(directory: Path, domain: str | None = None) -> list[Task]:
     """Every *.yaml task file below a directory, sorted by path; duplicate ids are an error."""
     tasks: list[Task] = []
     seen: dict[str, Path] = {}
+    if not directory.is_dir():
+        raise TaskFileError(directory, "no such task folder")
     for path in sorted(directory.rglob("*.y*ml")):
         for t in load_task_file(path, domain):
             if t.id in seen:
@@ -59,3 +62,20 @@ def load_task_dir(directory: Path, domain: str | None = None) -> list[Task]:
             seen[t.id] = path
             tasks.append(t)
     return tasks
+
+
+_CHECK_LIST = TypeAdapter(list[TraceCheck])
+
+
+def load_trace_checks(path: Path) -> list[TraceCheck]:
+    """A domain's trace checks: a YAML list of checks (or a mapping with a `checks:` list)."""
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        raise TaskFileError(path, f"not valid YAML: {e}") from None
+    items = doc.get("checks") if isinstance(doc, dict) else doc
+    try:
+        return _CHECK_LIST.validate_python(items or [])
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise TaskFileError(path, err["msg"], field=".".join(str(p) for p in err["loc"])) from None

@@ -7,7 +7,9 @@ import json
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from statebox.tasks.checks import TraceCheck
 
 
 class Strict(BaseModel):
@@ -43,6 +45,10 @@ class Customer(Strict):
     rules: list[str] = Field(default_factory=list)
     confirms: list[str] = Field(
         default_factory=list, description="requests the customer says yes to when asked to confirm"
+    )
+    may_end_satisfied: bool = Field(
+        default=True,
+        description="false when the request cannot be met: a customer ending as satisfied is a simulator fault",
     )
 
 
@@ -95,6 +101,7 @@ class Task(Strict):
     limits: Limits = Field(default_factory=Limits)
     tags: list[str] = Field(default_factory=list)
     read_only: bool = False
+    checks: list[TraceCheck] = Field(default_factory=list, description="trace checks (the domain's are added)")
 
     def content_hash(self) -> str:
         """A hash of everything that defines the task."""
@@ -104,7 +111,7 @@ class Task(Strict):
 
 # Fields added after run directories existed, with the value that means "as before": left out of
 # the content hash at that value, so a task that does not use them keeps the hash its runs recorded.
-_LATER_DEFAULTS = {"via": None, "actor": "agent"}
+_LATER_DEFAULTS: dict[str, Any] = {"via": None, "actor": "agent", "checks": [], "may_end_satisfied": True}
 
 
 def _without_later_defaults(node: Any) -> Any:

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from statebox.agents.transcript import Entry
 from statebox.tasks import Customer
-from statebox.users.base import CustomerReply, SimulatedCustomer
+from statebox.tasks.dialogue import asks_to_confirm
+from statebox.users.actions import ActionResult, asked_for, perform
+from statebox.users.base import CustomerActions, CustomerReply, SimulatedCustomer
 
-_CONFIRM = re.compile(
-    r"\b(confirm|shall i|should i|would you like me to|do you want me to|may i|can i go ahead|"
-    r"is that (right|correct)|proceed)\b",
-    re.I,
-)
 UNKNOWN = "I don't have that information."
 
 
@@ -25,15 +20,18 @@ class ScriptedCustomer(SimulatedCustomer):
         self.profile = profile
         self.max_unknown = max_unknown
 
-    async def reply(self, visible: list[Entry]) -> CustomerReply:
-        return self.answer(visible[-1].content if visible else "", self._unknown_streak(visible))
+    async def reply(self, visible: list[Entry], actions: CustomerActions | None = None) -> CustomerReply:
+        return self.answer(visible[-1].content if visible else "", self._unknown_streak(visible), actions)
 
-    def answer(self, message: str, unknown_streak: int = 0) -> CustomerReply:
+    def answer(
+        self, message: str, unknown_streak: int = 0, actions: CustomerActions | None = None
+    ) -> CustomerReply:
         text = message.lower()
-        asked = [f for f in self.profile.facts if any(p.lower() in text for p in f.asked_by)]
+        asked = asked_for(self.profile, message)
         if asked:
-            return CustomerReply(" ".join(f"My {f.asked_by[0]} is {f.value}." for f in asked))
-        if any(_CONFIRM.search(q) for q in _questions(message)):
+            results = [perform(f, actions) for f in asked]
+            return CustomerReply(" ".join(_say(r) for r in results))
+        if asks_to_confirm(message):
             goal_words = [c.lower() for c in self.profile.confirms]
             if not goal_words or any(w in text for w in goal_words):
                 return CustomerReply("Yes, please go ahead.")
@@ -56,7 +54,7 @@ class ScriptedCustomer(SimulatedCustomer):
         return streak
 
 
-def _questions(message: str) -> list[str]:
-    """The sentences of a message that ask something (end with a question mark)."""
-    sentences = re.split(r"(?<=[.!?])\s+", message.strip())
-    return [s for s in sentences if s.rstrip().endswith("?")]
+def _say(result: ActionResult) -> str:
+    if result.done:
+        return f"My {result.fact.asked_by[0]} is {result.said}."
+    return result.said + "."
