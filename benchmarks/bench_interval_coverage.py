@@ -41,6 +41,7 @@ from statebox.metrics import (
     pass_at_1_interval,
     pass_at_k,
     pass_hat_k,
+    retention_interval,
     share_interval,
 )
 
@@ -84,6 +85,7 @@ class Config:
             values[f"pass@{k}"] = 1 - beta_fail_moment(a, b, k)
             values[f"pass^{k}"] = beta_moment(a, b, k)
         values[f"observed {n}/{n} share"] = beta_moment(a, b, n)
+        values[f"retention (pass^{n} / pass@1)"] = beta_moment(a, b, n) / mean
         values["cost per success"] = spend / (n * mean)
         values["cost per dependable task"] = spend / beta_moment(a, b, n)
         values["diff, no change"] = 0.0
@@ -137,6 +139,7 @@ def campaign(rng: random.Random, config: Config, result: Result, truths: dict[st
         checks[f"pass@{k}"] = estimator_interval(counts, pass_at_k, k)
         checks[f"pass^{k}"] = estimator_interval(counts, pass_hat_k, k)
     checks[f"observed {n}/{n} share"] = share_interval([t.c == n for t in counts])
+    checks[f"retention (pass^{n} / pass@1)"] = retention_interval(counts, n)
     per_success = cost_per_successful_attempt(counts, spend, repeats=n)
     per_dependable = cost_per_dependable_task(counts, spend, n)
     checks["cost per success"] = None if per_success is None else per_success.interval
@@ -197,7 +200,7 @@ def main() -> int:
     scale = 4 if args.quick else 1
 
     def campaigns(config: Config) -> int:
-        return (2000 if config.tasks <= 40 else 600) // scale
+        return (3000 if config.tasks <= 40 else 800) // scale
 
     configs = [Config(t, n, rates) for t in TASKS for n in REPEATS for rates in RATES]
     started = time.perf_counter()

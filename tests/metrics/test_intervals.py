@@ -118,14 +118,20 @@ def test_values_outside_the_unit_range_are_rejected() -> None:
         bounded_mean_interval([0.5, 1.5])
 
 
-def test_retention_interval_resamples_only_tasks_with_n_at_least_k() -> None:
-    # A and B pass 3/3, so retention at k=3 is 1 on every resample; short D (0/1) is left out
+def test_retention_interval_uses_only_tasks_with_n_at_least_k_and_is_not_a_point() -> None:
+    # A and B pass 3/3, so retention at k=3 is 1; short D (0/1) is left out
     counts = [TaskCounts("A", 3, 3), TaskCounts("B", 3, 3), TaskCounts("D", 1, 0)]
-    assert retention_interval(counts, 3) == (1.0, 1.0)
+    interval = retention_interval(counts, 3)
+    assert interval is not None and interval == retention_interval(counts[:2], 3)
+    assert interval.hi == 1.0 and interval.lo < 1.0
 
 
-def test_retention_interval_contains_retention() -> None:
+def test_retention_interval_contains_retention_and_never_exceeds_one() -> None:
     estimate = retention(RUN, 2)  # 7/12
-    interval = retention_interval(RUN, 2, seed=9)
+    interval = retention_interval(RUN, 2)
     assert interval is not None and estimate is not None
-    assert interval[0] <= estimate <= interval[1], (interval, estimate)
+    assert interval.contains(estimate) and interval.hi is not None and interval.hi <= 1.0, (interval, estimate)
+
+
+def test_retention_of_nothing_passed_has_no_interval() -> None:
+    assert retention_interval([TaskCounts("A", 3, 0), TaskCounts("B", 3, 0)], 2) is None

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from statebox.cli.common import err_console, fail, open_suite
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
-from statebox.report.aggregate import build_report
+from statebox.report.aggregate import report_document
 from statebox.report.html import write_html
 from statebox.report.runs import load_runs
 from statebox.report.terminal import render_report
@@ -72,7 +72,7 @@ def demo(
         asyncio.run(Campaign(config).run())
     err_console.print("[bold]3/3[/] report", highlight=False)
     loaded = load_runs([out / "reference", out / "fake-flaky"])
-    document = build_report(loaded)
+    document = report_document(loaded)
     render_report(document, Console())
-    write_html(out / "report.html", loaded, document)
+    write_html(out / "report.html", loaded, document.model_dump(mode="json"))
     err_console.print(f"HTML report: {out / 'report.html'}  (runs: {out}/reference, {out}/fake-flaky)", highlight=False)

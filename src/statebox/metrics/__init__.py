@@ -51,13 +51,12 @@ from statebox.metrics.intervals import (
     estimator_interval,
     pass_at_1_interval,
     pass_at_1_standard_error,
-    retention_interval,
     share_interval,
     wilson,
 )
 from statebox.metrics.pareto import ParetoPoint, dominates, pareto_frontier
 from statebox.metrics.quantiles import normal_quantile, t_quantile
-from statebox.metrics.ratio import RatioEstimate, ratio_interval
+from statebox.metrics.ratio import RatioEstimate, ratio_interval, retention_interval
 
 __all__ = [
     "FDR_LEVEL",

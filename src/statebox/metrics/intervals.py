@@ -13,8 +13,7 @@ scaled by (z / t_{T-1})^2 for the few degrees of freedom:
 
 The interval is Wilson's with continuity correction, which keeps its coverage next to 0 and 1:
 there it is asymmetric and stays inside [0, 1], where a normal interval is clamped to a point;
-in the middle it is the usual t interval. Retention, a ratio, keeps a
-task-level bootstrap interval (`retention_interval`).
+in the middle it is the usual t interval. Ratios (costs, retention) are in ratio.py.
 """
 
 from __future__ import annotations
@@ -25,9 +24,8 @@ from math import sqrt
 from statistics import fmean
 
 from statebox.metrics.aggregates import task_values
-from statebox.metrics.bootstrap import MIN_RESAMPLES, bootstrap_ratio
 from statebox.metrics.counts import TaskCounts
-from statebox.metrics.estimators import Estimator, pass_hat_k
+from statebox.metrics.estimators import Estimator
 from statebox.metrics.quantiles import normal_quantile, t_quantile
 
 
@@ -159,22 +157,3 @@ def estimator_interval(
 def share_interval(flags: Sequence[bool], *, confidence: float = 0.95) -> Interval | None:
     """Interval for the share of tasks with a property (e.g. dependable): a binary mean."""
     return bounded_mean_interval([1.0 if f else 0.0 for f in flags], confidence=confidence)
-
-
-def retention_interval(
-    counts: Sequence[TaskCounts],
-    k: int,
-    *,
-    seed: int = 0,
-    resamples: int = MIN_RESAMPLES,
-    confidence: float = 0.95,
-) -> tuple[float, float] | None:
-    """Bootstrap interval of retention at k, resampling only the tasks with n >= k."""
-    eligible = [t for t in counts if t.n >= k]
-    return bootstrap_ratio(
-        task_values(eligible, pass_hat_k, k),
-        [t.c / t.n for t in eligible],
-        seed=seed,
-        resamples=resamples,
-        confidence=confidence,
-    )

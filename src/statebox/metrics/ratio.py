@@ -1,4 +1,4 @@
-"""Ratios of per-task sums (spend / successes) with an interval that covers both sources of doubt.
+"""Ratios of per-task sums (spend / successes, retention) with intervals covering both sources of doubt.
 
 R = sum(y) / sum(x) over tasks, where x counts something per task in [0, scale] (passed
 attempts with scale = the repeats, or 1 for a dependable task). The interval is the hull of:
@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from math import exp, sqrt
 from statistics import fmean
 
+from statebox.metrics.aggregates import task_values
+from statebox.metrics.counts import TaskCounts
+from statebox.metrics.estimators import pass_hat_k
 from statebox.metrics.intervals import Interval, bounded_mean_interval, critical_values
 
 
@@ -55,10 +58,30 @@ def _denominator_only(
     return Interval(lo, hi)
 
 
+def _numerator_only(
+    numerators: Sequence[float], denominators: Sequence[float], scale: float, confidence: float
+) -> Interval | None:
+    share = bounded_mean_interval([y / scale for y in numerators], confidence=confidence)
+    mean_x = fmean(denominators)
+    if share is None or share.hi is None or mean_x <= 0:
+        return None
+    return Interval(scale * share.lo / mean_x, scale * share.hi / mean_x)
+
+
 def ratio_interval(
-    numerators: Sequence[float], denominators: Sequence[float], *, scale: float, confidence: float = 0.95
+    numerators: Sequence[float],
+    denominators: Sequence[float],
+    *,
+    scale: float,
+    numerator_scale: float | None = None,
+    upper_limit: float | None = None,
+    confidence: float = 0.95,
 ) -> RatioEstimate:
-    """sum(numerators) / sum(denominators) per task, with the hull interval described above."""
+    """sum(numerators) / sum(denominators) per task, with the hull interval described above.
+
+    With `numerator_scale` (numerators in [0, numerator_scale]) the hull also takes the numerator's
+    own bounded interval over mean(x); `upper_limit` clips the interval (a ratio known not to exceed it).
+    """
     if len(numerators) != len(denominators):
         raise ValueError(f"{len(numerators)} numerators but {len(denominators)} denominators")
     if scale <= 0:
@@ -70,14 +93,38 @@ def ratio_interval(
     total_x = sum(denominators)
     estimate = sum(numerators) / total_x if total_x else None
     _, t = critical_values(len(numerators), confidence)
-    candidates = (
+    candidates = [
         _log_delta(numerators, denominators, t),
         _denominator_only(numerators, denominators, scale, confidence),
-    )
+    ]
+    if numerator_scale is not None:
+        if any(not 0 <= y <= numerator_scale for y in numerators):
+            raise ValueError(f"every numerator must lie in [0, {numerator_scale}]")
+        candidates.append(_numerator_only(numerators, denominators, numerator_scale, confidence))
     parts = [p for p in candidates if p is not None]
     if not parts:
         return RatioEstimate(estimate, None)
     lo = min(p.lo for p in parts)
     highs = [p.hi for p in parts]
     hi = None if any(h is None for h in highs) else max(h for h in highs if h is not None)
+    if upper_limit is not None:
+        lo, hi = min(lo, upper_limit), upper_limit if hi is None else min(hi, upper_limit)
     return RatioEstimate(estimate, Interval(lo, hi))
+
+
+def retention_interval(counts: Sequence[TaskCounts], k: int, *, confidence: float = 0.95) -> Interval | None:
+    """Interval of retention (pass^k / pass@1) at k over the tasks with n >= k; it never exceeds 1.
+
+    Both are means of per-task values in [0, 1], so the hull also takes the numerator's own
+    bounded interval: when every task passes every attempt, retention 1 gets [lo, 1], not a point.
+    """
+    eligible = [t for t in counts if t.n >= k]
+    result = ratio_interval(
+        task_values(eligible, pass_hat_k, k),
+        [t.c / t.n for t in eligible],
+        scale=1.0,
+        numerator_scale=1.0,
+        upper_limit=1.0,
+        confidence=confidence,
+    )
+    return None if result.estimate is None else result.interval

@@ -36,7 +36,6 @@ from statebox.report.models import Bounds, Convention, CostSummary, ShortTask, S
 
 ROLES = ("agent", "user", "judge")
 HEADLINE_KS = (1, 5, 10, 20)
-BOOTSTRAP_SEED = 0
 ERRORS_EXCLUDED: Convention = "errors-excluded"
 ERRORS_AS_FAILURES: Convention = "errors-as-failures"
 
@@ -127,7 +126,7 @@ def summarize(
         all_k_ci=_bounds(share_interval([is_dependable(t, repeats) for t in counts])),
         retention=retention(counts, repeats) if repeats >= 1 else None,
         retention_k=repeats,
-        retention_ci=_pair(retention_interval(counts, repeats, seed=BOOTSTRAP_SEED)) if repeats >= 1 else None,
+        retention_ci=_bounds(retention_interval(counts, repeats)) if repeats >= 1 else None,
         cost=cost_summary(attempts, counts, repeats),
         failed_attempts=len(failed),
         signatures=_tally(a.signature for a in failed),
@@ -191,10 +190,6 @@ def _intervals(counts: Sequence[TaskCounts], estimator: Estimator, repeats: int)
 
 def _bounds(interval: Interval | None) -> Bounds | None:
     return None if interval is None else [interval.lo, interval.hi]
-
-
-def _pair(interval: tuple[float, float] | None) -> Bounds | None:
-    return None if interval is None else [interval[0], interval[1]]
 
 
 def _tally(values: Iterable[str | None]) -> dict[str, int]:
