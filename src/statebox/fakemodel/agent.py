@@ -13,10 +13,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from statebox.fakemodel.facts import ask_for, facts_used, find_in, substitute
+from statebox.fakemodel.facts import ask_for, find_in, substitute
 from statebox.fakemodel.plan import Plan, Step
 from statebox.fakemodel.protocol import Reply, ToolCallOut, Turn
 from statebox.tasks import Fact, Task
+from statebox.tasks.dialogue import agrees, prerequisites
 from statebox.tasks.references import ReferenceResolutionError, resolve
 
 UNKNOWN_REQUEST = (
@@ -27,6 +28,7 @@ FOUND = "Here is what I found: {result}. Thank you for contacting us."
 APOLOGY = "I'm sorry, something went wrong while processing your request and I was unable to complete it."
 GIVE_UP = "I'm sorry, but I cannot complete this request. I was unable to carry out the necessary change."
 NO_FACTS = "I'm sorry, but I cannot proceed without that information, so I am unable to complete your request."
+DECLINED = "Understood, I will not make that change. Thank you for contacting us."
 CLOSING = "There is nothing more I can do on this request. Thank you for contacting us."
 _ERROR_TEXT = re.compile(r"^\s*error\b", re.IGNORECASE)
 
@@ -50,6 +52,9 @@ class Progress:
     issued: dict[str, int] = field(default_factory=dict)  # tool_call_id -> step index
     calls: int = 0
     saved: dict[str, Any] = field(default_factory=dict)
+    confirming: int | None = None  # the step the latest question asked the customer to confirm
+    confirmed: set[int] = field(default_factory=set)
+    declined: bool = False  # the customer said no to a confirmation
     last_result: str = ""
     error_at: int | None = None
     concluded: bool = False  # a final reply was already given
@@ -77,11 +82,19 @@ def _replay(turn: Turn, task: Task, plan: Plan, p: Progress) -> None:
         move = _decide(task, plan, p)  # what that text was: a question, or the final reply
         if move.reply.call is None and move.asks:
             p.asked = list(move.asks)
+        elif move.reply.call is None and move.confirms is not None:
+            p.confirming = move.confirms
         elif move.reply.call is None:
             p.concluded = True
     elif turn.role == "tool":
         _record_result(turn, plan, p)
     elif turn.role == "user":
+        if p.confirming is not None:
+            if agrees(turn.text):
+                p.confirmed.add(p.confirming)
+            else:
+                p.declined = True
+            p.confirming = None
         for fact in p.asked:
             said = find_in(turn.text, fact.value)
             if said is None:
@@ -108,6 +121,7 @@ def _record_result(turn: Turn, plan: Plan, p: Progress) -> None:
 class _Move:
     reply: Reply
     asks: tuple[Fact, ...] = ()  # the facts a question asks for
+    confirms: int | None = None  # the step a question asks the customer to confirm
 
 
 def _decide(task: Task, plan: Plan, p: Progress) -> _Move:
@@ -115,14 +129,19 @@ def _decide(task: Task, plan: Plan, p: Progress) -> _Move:
         return _Move(Reply(CLOSING))
     if p.refused:
         return _Move(Reply(NO_FACTS))
+    if p.declined:
+        return _Move(Reply(DECLINED))
     if p.error_at is not None:
         return _Move(Reply(GIVE_UP if plan.ending == "give-up" else APOLOGY))
     if p.calls >= len(plan.steps):
         return _Move(Reply(GIVE_UP if plan.ending == "give-up" else _summary(plan, p)))
     step = plan.steps[p.calls]
-    missing = tuple(f for f in facts_used(step.call.args, task.customer.facts) if f.value not in p.known)
+    needed, confirm = prerequisites(task, step.call.tool, step.call.args, set(p.known))
+    missing = tuple(needed)
     if missing:
         return _Move(Reply(ask_for(list(missing))), missing)
+    if confirm and p.calls not in p.confirmed:
+        return _Move(Reply(_confirmation(task, step)), confirms=p.calls)
     try:
         return _Move(Reply(call=ToolCallOut(step.call.tool, _arguments(step, p))))
     except ReferenceResolutionError:
@@ -138,6 +157,12 @@ def _arguments(step: Step, p: Progress) -> dict[str, Any]:
     resolved = resolve(args, p.saved)
     assert isinstance(resolved, dict)
     return resolved
+
+
+def _confirmation(task: Task, step: Step) -> str:
+    """Asking before a write the policy wants confirmed, in the words the customer agrees to."""
+    what = "; ".join(task.customer.confirms) or step.call.tool.replace("_", " ")
+    return f"Before I do that: shall I go ahead and {what}? Please confirm."
 
 
 def _summary(plan: Plan, p: Progress) -> str:
