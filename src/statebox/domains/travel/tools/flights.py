@@ -32,10 +32,12 @@ def get_flight_status(db: Session, flight_number: str, date: str) -> Row:
     out = {"departure_id": d["id"], "flight_number": d["flight_id"], "carrier": d["carrier"], "origin": d["origin"],
            "destination": d["destination"], "distance_km": d["distance_km"], "status": d["status"],
            "scheduled_departure": d["scheduled_departure"], "scheduled_arrival": d["scheduled_arrival"]}
+    late = 0
     if d["actual_arrival"]:
+        late = _minutes(d["actual_arrival"], d["scheduled_arrival"])
         out["actual_arrival"] = d["actual_arrival"]
-        out["arrival_delay_minutes"] = _minutes(d["actual_arrival"], d["scheduled_arrival"])
-    if d["status"] == "cancelled" or d["actual_arrival"]:
+        out["arrival_delay_minutes"] = late
+    if d["status"] == "cancelled" or late > 15:
         out["delay_cause"] = d["delay_cause"] or "not reported by the carrier yet"
     return out
 
