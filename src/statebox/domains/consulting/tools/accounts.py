@@ -19,16 +19,16 @@ def _account(db: Session, employee_id: str) -> Row:
 
 
 @tool(writes=True)
-def schedule_account_change(db: Session, employee_id: str, action: Literal["activate", "disable"], on: str) -> Row:
+def schedule_account_change(db: Session, employee_id: str, action: Literal["activate", "disable"], on_date: str) -> Row:
     """Schedule a directory account to be activated (a joiner) or disabled (a leaver) on a date.
 
     Args:
         employee_id: whose account
         action: activate or disable
-        on: the date, YYYY-MM-DD
+        on_date: the date, YYYY-MM-DD
     """
     acc = _account(db, employee_id)
-    when = parse_day(on, "on").isoformat()
+    when = parse_day(on_date, "on_date").isoformat()
     if when < today(db):
         raise InvalidArguments("the date cannot be in the past.")
     if action == "activate":
@@ -39,7 +39,7 @@ def schedule_account_change(db: Session, employee_id: str, action: Literal["acti
         if acc["status"] != "active":
             raise PreconditionFailed(f"the account of {acc['employee_id']} is {acc['status']}.")
         db.update("accounts", acc["employee_id"], disable_on=when)
-    return {"employee_id": acc["employee_id"], "action": action, "on": when}
+    return {"employee_id": acc["employee_id"], "action": action, "on_date": when}
 
 
 @tool(writes=True)
