@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from statebox.agents.transcript import Entry, ToolCallEntry, Transcript
 from statebox.tools import ToolOutcome, ToolSpec, ToolSurface
+from statebox.tools.surface import CustomerActions
 
 
 @dataclass
@@ -29,6 +30,7 @@ class AttemptContext:
     transcript: Transcript
     seed: int
     started: float = field(default_factory=time.monotonic)
+    customer: CustomerActions | None = None  # the customer's own tools; only a replaying agent acts for them
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
@@ -66,6 +68,7 @@ class Agent(ABC):
 
     name: str = "agent"
     model: str | None = None
+    converses: bool = True  # False for a replay: it has no conversation for trace checks to judge
 
     @abstractmethod
     async def turn(self, ctx: AttemptContext, customer_message: str) -> AgentTurn: ...

@@ -14,6 +14,7 @@ class ReferenceAgent(Agent):
     """Replays the reference solution through the same tool path as any agent, then ends."""
 
     name = "reference"
+    converses = False
 
     def __init__(self, calls: list[RefCall], *, verbatim: bool = False) -> None:
         """`verbatim`: send every call's arguments as written (no `${...}` resolution) and go on
@@ -25,6 +26,10 @@ class ReferenceAgent(Agent):
         saved: dict[str, Any] = {}
         for i, call in enumerate(self.calls):
             args = call.args if self.verbatim else resolve(call.args, saved)
+            if call.actor == "customer":  # the customer's own step, on their side of the attempt
+                if ctx.customer is not None:
+                    ctx.customer.call(call.tool, dict(args))
+                continue
             call_id = f"ref-{i}"
             ctx.log_call(call_id, call.tool, args)
             outcome = await ctx.call_tool(call_id, call.tool, args)

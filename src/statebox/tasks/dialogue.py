@@ -36,8 +36,9 @@ def asks_to_confirm(message: str) -> bool:
 
 
 def agrees(message: str) -> bool:
-    """A reply that says yes."""
-    return _AGREE.search(message) is not None
+    """A reply with a sentence that says yes (it may also answer something else first)."""
+    sentences = re.split(r"(?<=[.!?])\s+", message.strip())
+    return any(_AGREE.search(s) is not None for s in sentences)
 
 
 def asks_for(fact: Fact, message: str) -> bool:

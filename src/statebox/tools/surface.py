@@ -32,3 +32,9 @@ class ToolSurface(Protocol):
     def list_tools(self) -> list[ToolSpec]: ...
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome: ...
+
+
+class CustomerActions(Protocol):
+    """What the customer can do on an attempt's own state: the domain's customer tools."""
+
+    def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome: ...

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal
 
 from statebox.agents.transcript import Entry
 from statebox.llm.meter import Meter
-from statebox.tools.surface import ToolOutcome
+from statebox.tools.surface import CustomerActions
+
+__all__ = ["CustomerActions", "CustomerReply", "EndReason", "SimulatedCustomer"]
 
 EndReason = Literal["satisfied", "gave_up", "transferred"]
 
@@ -21,12 +23,6 @@ class CustomerReply:
     @property
     def ended(self) -> bool:
         return self.end_reason is not None
-
-
-class CustomerActions(Protocol):
-    """What the customer can do on the attempt's own state (the domain's customer tools)."""
-
-    def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome: ...
 
 
 class SimulatedCustomer(ABC):

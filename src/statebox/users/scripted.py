@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from statebox.agents.transcript import Entry
 from statebox.tasks import Customer
-from statebox.tasks.dialogue import asks_to_confirm
+from statebox.tasks.dialogue import asks_to_confirm, questions
 from statebox.users.actions import ActionResult, asked_for, perform
 from statebox.users.base import CustomerActions, CustomerReply, SimulatedCustomer
 
@@ -26,21 +26,33 @@ class ScriptedCustomer(SimulatedCustomer):
     def answer(
         self, message: str, unknown_streak: int = 0, actions: CustomerActions | None = None
     ) -> CustomerReply:
-        text = message.lower()
         asked = asked_for(self.profile, message)
+        stated = " ".join(_say(perform(f, actions)) for f in asked)
+        confirmation = self._confirmation(message)
+        if confirmation is not None:
+            return CustomerReply(f"{stated} {confirmation}".strip())
         if asked:
-            results = [perform(f, actions) for f in asked]
-            return CustomerReply(" ".join(_say(r) for r in results))
-        if asks_to_confirm(message):
-            goal_words = [c.lower() for c in self.profile.confirms]
-            if not goal_words or any(w in text for w in goal_words):
-                return CustomerReply("Yes, please go ahead.")
-            return CustomerReply("No, that is not what I asked for.")
+            return CustomerReply(stated)
         if "?" in message:
             if unknown_streak + 1 >= self.max_unknown:
                 return CustomerReply(UNKNOWN, end_reason="gave_up")
             return CustomerReply(UNKNOWN)
         return CustomerReply("Thank you, that's all.", end_reason="satisfied")
+
+    def _confirmation(self, message: str) -> str | None:
+        """The answer to a request to confirm, if the message makes one.
+
+        A question naming one of the requests the customer confirms is one; so is a question with a
+        confirmation cue that asks for none of the customer's facts ("Can you confirm your email?"
+        asks for a fact).
+        """
+        goals = [c.lower() for c in self.profile.confirms]
+        for q in questions(message):
+            if any(g in q.lower() for g in goals):
+                return "Yes, please go ahead."
+            if asks_to_confirm(q) and not asked_for(self.profile, q):
+                return "No, that is not what I asked for." if goals else "Yes, please go ahead."
+        return None
 
     @staticmethod
     def _unknown_streak(visible: list[Entry]) -> int:
