@@ -1,9 +1,10 @@
 """Paired comparison of two runs (a = baseline, b = candidate) on the tasks both finished.
 
-- diff = mean over paired tasks of (c_b / n_b - c_a / n_a), with a t interval whose variance
-  has two half-weight pseudo-tasks added, one gaining everything (+1) and one losing
-  everything (-1): the interval of two identical runs is then about +/- 2 / T rather than a
-  point, and at realistic spreads it widens by well under a tenth at T = 40;
+- diff = mean over paired tasks of (c_b / n_b - c_a / n_a), with a t interval whose per-task
+  variance is at least 1 / T, the variance if one task in T had gone from always failing to
+  always passing: T tasks cannot rule out that much change among the tasks not sampled, so
+  two identical runs get about +/- 2 / T rather than a point. Realistic spreads at T = 40 and
+  5 repeats are above the floor; it never binds at T = 500;
 - changed tasks: Fisher's exact test per task, Benjamini-Hochberg at q = FDR_LEVEL over the
   paired tasks (exact.py); `gained` / `lost` split them by direction;
 - the majority-flip rate: the share of paired tasks passed by a strict majority of attempts in
@@ -26,7 +27,6 @@ from statebox.metrics.exact import benjamini_hochberg, fisher_exact
 from statebox.metrics.intervals import Interval, critical_values
 
 FDR_LEVEL = 0.10
-PSEUDO_WEIGHT = 0.5  # weight of each of the two pseudo-tasks in the variance of the difference
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,8 @@ def diff_interval(diffs: Sequence[float], confidence: float = 0.95) -> Interval 
     if not size:
         return None
     mean = fmean(diffs)
-    squares = sum((d - mean) ** 2 for d in diffs) + PSEUDO_WEIGHT * ((1 - mean) ** 2 + (1 + mean) ** 2)
-    se = sqrt(squares / (size - 1 + 2 * PSEUDO_WEIGHT) / size)
+    spread = sum((d - mean) ** 2 for d in diffs) / (size - 1) if size >= 2 else 1.0
+    se = sqrt(max(spread, 1 / size) / size)
     _, t = critical_values(size, confidence)
     return Interval(max(-1.0, mean - t * se), min(1.0, mean + t * se))
 

@@ -49,8 +49,10 @@ function domainTable(runs) {
     el("tbody", {}, runs.map((r, i) => el("tr", {}, el("td", {}, swatch(colorOf(i)), r.label), domains.map((d) => {
       const s = r.summary.by_domain[d];
       if (!s) return el("td", { class: "num muted" }, "–");
+      const k = String(s.repeats), over = s.tasks_at_k[k] === s.tasks ? "" : ` (over ${s.tasks_at_k[k]} of ${s.tasks} tasks)`;
       return el("td", { class: "num", "data-model": r.label, "data-domain": d },
-        pct(s.pass_at_1), el("span", { class: "ci" }, `pass^${s.repeats} ${pct(s.pass_hat_k[String(s.repeats)])}`));
+        pct(s.pass_at_1), el("span", { class: "ci" }, `pass^${k} ${pct(s.pass_hat_k[k])}${over}`),
+        s.short_tasks ? el("span", { class: "over" }, `${s.short_tasks} short`) : null);
     })))))));
 }
 
