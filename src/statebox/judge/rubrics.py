@@ -1,23 +1,37 @@
-"""The rubric judge: yes/no questions on the agent's final reply, answered by a judge model."""
+"""The rubric judge: yes/no questions on what the agent told the customer, answered by a judge model.
+
+A question is judged on everything the agent said to the customer (built-in suites) or on its
+final reply only (ThinkingBox-Bench's rule, or a rubric that says `on: final_reply`).
+"""
 
 from __future__ import annotations
 
 import json
 import re
+from typing import Literal
 
 from pydantic import BaseModel
 
+from statebox.agents.transcript import Transcript
 from statebox.llm.client import ModelClient
 from statebox.llm.meter import Meter
 from statebox.llm.types import Message
+from statebox.tasks.model import Rubric
 
 # The first line of the judge's system prompt; scripted model servers recognise it.
 RUBRIC_JUDGE_MARKER = "STATEBOX-RUBRIC-JUDGE"
 
-_PROMPT = f"""{RUBRIC_JUDGE_MARKER}
+_ANSWER = """Respond with one JSON object only: {"answer": "yes" | "no", "reason": "<one sentence>"}"""
+_PROMPTS = {
+    "final_reply": f"""{RUBRIC_JUDGE_MARKER}
 You grade a customer support agent's final reply to a customer. Answer the question about the reply
-with yes or no, strictly from what the reply says. Respond with one JSON object only:
-{{"answer": "yes" | "no", "reason": "<one sentence>"}}"""
+with yes or no, strictly from what the reply says. {_ANSWER}""",
+    "conversation": f"""{RUBRIC_JUDGE_MARKER}
+You grade what a customer support agent told a customer. You see every message the agent sent
+to the customer, in order. Answer the question with yes or no, strictly from what those messages
+say. {_ANSWER}""",
+}
+RubricScope = Literal["conversation", "final_reply"]
 
 
 class RubricResult(BaseModel):
@@ -34,18 +48,31 @@ class RubricJudge:
         self.client = client
         self.meter = Meter()  # every question asked, for the trial's `judge` usage and cost
 
-    async def judge(self, questions: list[str], final_reply: str) -> list[RubricResult]:
+    async def judge(
+        self, rubrics: list[Rubric], transcript: Transcript, default: RubricScope = "conversation"
+    ) -> list[RubricResult]:
+        """Each question on its scope: the rubric's own `on`, else the suite's `default`."""
         results = []
-        for q in questions:
+        for rubric in rubrics:
+            scope = rubric.on or default
+            q = rubric.question
             messages = [
-                Message(role="system", content=_PROMPT),
-                Message(role="user", content=f"Final reply:\n<<<\n{final_reply}\n>>>\n\nQuestion: {q}"),
+                Message(role="system", content=_PROMPTS[scope]),
+                Message(role="user", content=f"{_shown(scope, transcript)}\n\nQuestion: {q}"),
             ]
             completion = await self.client.complete(messages)
             self.meter.add(completion.usage, completion.cost_usd)
             answer, reason = parse_answer(completion.text)
             results.append(RubricResult(question=q, answer=answer, passed=answer == "yes", reason=reason))
         return results
+
+
+def _shown(scope: RubricScope, transcript: Transcript) -> str:
+    if scope == "final_reply":
+        return f"Final reply:\n<<<\n{transcript.final_agent_reply()}\n>>>"
+    said = [e.content for e in transcript.visible() if e.role == "agent"]
+    numbered = "\n".join(f"[{i}] {text}" for i, text in enumerate(said, 1)) or "(the agent said nothing)"
+    return f"The agent's messages to the customer:\n<<<\n{numbered}\n>>>"
 
 
 def parse_answer(text: str) -> tuple[str, str]:

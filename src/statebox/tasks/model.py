@@ -79,6 +79,17 @@ class Expectation(Strict):
         return v
 
 
+class Rubric(Strict):
+    """A yes/no question on what the agent told the customer, judged by a model.
+
+    `on` narrows it to the agent's final reply where that is the point; by default it is judged
+    on the suite's rule (built-in suites: everything the agent said to the customer).
+    """
+
+    question: str
+    on: Literal["conversation", "final_reply"] | None = None
+
+
 class Limits(Strict):
     max_turns: int = Field(default=12, ge=1)
     max_steps_per_turn: int = Field(default=25, ge=1)
@@ -97,11 +108,15 @@ class Task(Strict):
     initial_rows: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     reference: list[RefCall] = Field(default_factory=list)
     expect: Expectation = Field(default_factory=Expectation)
-    rubrics: list[str] = Field(default_factory=list)
+    rubrics: list[str | Rubric] = Field(default_factory=list)
     limits: Limits = Field(default_factory=Limits)
     tags: list[str] = Field(default_factory=list)
     read_only: bool = False
     checks: list[TraceCheck] = Field(default_factory=list, description="trace checks (the domain's are added)")
+
+    def rubric_questions(self) -> list[Rubric]:
+        """The rubrics as Rubric objects (a plain string is a question on the suite's rule)."""
+        return [r if isinstance(r, Rubric) else Rubric(question=r) for r in self.rubrics]
 
     def content_hash(self) -> str:
         """A hash of everything that defines the task."""

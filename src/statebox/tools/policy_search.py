@@ -25,6 +25,8 @@ MIN_TYPO_LENGTH = 4  # shorter words have too many neighbours one edit away
 EXCERPT_CHARS = 1800
 _HEADING = re.compile(r"^## (\d+)\. (.+)$", re.MULTILINE)
 _WORD = re.compile(r"[^\W_]+")  # letters and digits, as the unicode61 tokenizer splits them
+# FTS5's operator words: in a user's text they are syntax someone pasted, never what they look for.
+_OPERATORS = frozenset({"and", "or", "not", "near"})
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ def match_expression(query: str, words: set[str]) -> str:
 
     Every term is quoted, so FTS syntax in the user's text is never interpreted.
     """
-    terms = expand_terms([w.lower() for w in _WORD.findall(query)], words)
+    terms = expand_terms([w for w in (w.lower() for w in _WORD.findall(query)) if w not in _OPERATORS], words)
     return " OR ".join(f'"{t}"*' if len(t) >= MIN_TYPO_LENGTH else f'"{t}"' for t in terms)
 
 
