@@ -65,8 +65,9 @@ def record_endorsement(db: Session, policy: Row, kind: str, subject_id: str, eff
            "annual_change": round(annual_change, 2), "premium_change": round(premium_change, 2),
            "document_id": document_id, "created_at": now_iso(db)}
     db.insert("endorsements", row)
-    db.update("policies", policy["id"], annual_premium=round(policy["annual_premium"] + annual_change, 2),
-              updated_at=now_iso(db))
+    if annual_change:
+        db.update("policies", policy["id"], annual_premium=round(policy["annual_premium"] + annual_change, 2),
+                  updated_at=now_iso(db))
     return {"endorsement_id": eid, "kind": kind, "effective_date": effective, "annual_change": row["annual_change"],
             "premium_change": row["premium_change"],
             "new_annual_premium": round(policy["annual_premium"] + annual_change, 2)}
