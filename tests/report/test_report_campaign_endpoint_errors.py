@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
 from statebox.llm.retry import RetryPolicy
-from statebox.report.aggregate import build_report
+from statebox.report.aggregate import build_report, report_document
 from statebox.report.runs import load_runs
+from statebox.report.terminal import render_report
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
 from statebox.tasks import load_suite
@@ -56,6 +58,17 @@ def entry(campaign_dir: Path) -> dict[str, Any]:
     runs: list[dict[str, Any]] = build_report(load_runs([campaign_dir]))["runs"]
     assert len(runs) == 1, runs
     return runs[0]
+
+
+def test_the_terminal_shows_short_tasks_per_k_counts_and_errored_spend(
+    campaign_dir: Path, entry: dict[str, Any]
+) -> None:
+    console = Console(width=200, record=True)
+    render_report(report_document(load_runs([campaign_dir])), console)
+    text = " ".join(console.export_text().split())
+    assert f"{entry['short_tasks']} of {entry['tasks']} tasks are short" in text
+    assert f"over {entry['tasks_at_k'][str(REPEAT)]} of {entry['tasks']} tasks" in text
+    assert f"errored attempts ${entry['cost']['errored_usd']:.2f}" in text
 
 
 def _jsonl(path: Path) -> list[str]:

@@ -70,7 +70,7 @@ def compare(
     model_b: Annotated[str | None, typer.Option("--model-b", help="Model of B, when it differs from A's.")] = None,
     errors_as_failures: ErrorsAsFailures = False,
 ) -> None:
-    """Compare two runs on their shared tasks: paired pass@1 difference, its interval, the tasks that flipped."""
+    """Compare two runs on their paired tasks: pass@1 difference, its interval, the tasks changed beyond chance."""
     try:
         side_a, warnings_a = pick_side(dir_a, model_a or model)
         side_b, warnings_b = pick_side(dir_b, model_b or model)
