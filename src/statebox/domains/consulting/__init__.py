@@ -17,8 +17,8 @@ TABLES = {t.name: t for t in [
     TableSpec("leave_balances", primary_key=("employee_id", "leave_type")),
     TableSpec("approval_requests", free_text=frozenset({"note"})),
     TableSpec("device_orders", normalized=frozenset({"ship_line1", "ship_city", "ship_postal_code"})),
-    TableSpec("expense_claims", free_text=frozenset({"description"}), tolerance={"amount": 0.005,
-                                                                               "reimbursable_amount": 0.005}),
+    TableSpec("expense_claims", free_text=frozenset({"description"}), normalized=frozenset({"city"}),
+              tolerance={"amount": 0.005, "reimbursable_amount": 0.005}),
     TableSpec("reimbursements", ledger=True, tolerance={"amount": 0.005}),
     TableSpec("asset_returns"),
 ]}
