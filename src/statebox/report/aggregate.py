@@ -38,9 +38,6 @@ class RunGroup:
     def model(self) -> str | None:
         return self.key[2]
 
-    def identity(self) -> dict[str, Any]:
-        return {"agent": self.agent, "model": self.model, "suite": self.suite}
-
 
 def group_runs(loaded: LoadedRuns) -> list[RunGroup]:
     """One group per (suite, agent, model), sorted by that key."""
