@@ -12,13 +12,21 @@ HERE = Path(__file__).parent
 POLICY = (HERE / "policy.md").read_text(encoding="utf-8")
 DDL = (HERE / "schema.sql").read_text(encoding="utf-8")
 
+HALF_CENT = 0.005
+
+# Addresses and contact details are dictated by the customer: "12 Oak Road" and "12 oak rd." are one address.
 TABLES = {t.name: t for t in [
-    TableSpec("customers", dont_care=frozenset({"updated_at"})),
-    TableSpec("orders", free_text=frozenset({"cancel_reason"}), dont_care=frozenset({"updated_at"})),
-    TableSpec("returns", free_text=frozenset({"customer_comment"}), dont_care=frozenset({"updated_at"})),
+    TableSpec("customers", dont_care=frozenset({"updated_at"}), normalized=frozenset({"phone"})),
+    TableSpec("addresses", normalized=frozenset({"line1", "line2", "city", "region", "postal_code"})),
+    TableSpec("orders", free_text=frozenset({"cancel_reason"}), dont_care=frozenset({"updated_at"}),
+              tolerance={"subtotal": HALF_CENT, "discount": HALF_CENT, "shipping_fee": HALF_CENT,
+                         "total": HALF_CENT}),
+    TableSpec("payments", tolerance={"amount": HALF_CENT, "refunded_amount": HALF_CENT}),
+    TableSpec("returns", free_text=frozenset({"customer_comment"}), dont_care=frozenset({"updated_at"}),
+              tolerance={"restocking_fee": HALF_CENT, "refund_amount": HALF_CENT}),
     TableSpec("warranty_claims", free_text=frozenset({"issue_description"})),
     TableSpec("installation_jobs", dont_care=frozenset({"updated_at"})),
-    TableSpec("refunds", ledger=True),
+    TableSpec("refunds", ledger=True, tolerance={"amount": HALF_CENT}),
     TableSpec("loyalty_transactions", ledger=True),
 ]}
 

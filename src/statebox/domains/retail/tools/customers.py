@@ -131,25 +131,23 @@ def get_loyalty_history(db: Session, customer_id: str) -> Row:
 
 @tool(writes=True)
 def add_loyalty_points(
-    db: Session, customer_id: str, points: int, reason: Literal["late_delivery"], order_id: str | None = None,
+    db: Session, customer_id: str, points: int, reason: Literal["late_delivery"], order_id: str,
 ) -> Row:
-    """Grant loyalty points to a customer (100 points = $1 of store credit).
+    """Grant loyalty points to a customer (100 points = $1 of store credit) as compensation for one order.
 
     Args:
         customer_id: the customer id
         points: how many points to add (a positive whole number)
         reason: why the points are granted
-        order_id: the order the points are for
+        order_id: the order the points compensate (required: each order is compensated at most once)
     """
     c = get_customer_row(db, customer_id)
     if points <= 0:
         raise InvalidArguments("points must be a positive whole number.")
-    oid = None
-    if order_id:
-        order = get_order_row(db, order_id)
-        if order["customer_id"] != c["id"]:
-            raise PreconditionFailed(f"order {order['id']} belongs to another customer.")
-        oid = order["id"]
+    order = get_order_row(db, order_id)
+    if order["customer_id"] != c["id"]:
+        raise PreconditionFailed(f"order {order['id']} belongs to another customer.")
+    oid = order["id"]
     tx = db.next_id("loyalty_transactions")
     db.insert("loyalty_transactions", {"id": tx, "customer_id": c["id"], "points": points, "reason": reason,
                                        "order_id": oid, "created_at": now_iso(db)})
