@@ -17,7 +17,8 @@ The intervals are the ones `statebox report` and `statebox compare` print, compu
 closed form for Beta rates (e.g. pass^k = E[p^k], cost per success = E[spend] / E[passes]). A
 ratio whose denominator was 0 (no dependable task) has only a lower bound, which covers when it
 is at most the true value. "zero width" counts intervals of width 0 (there must be none). The
-last column checks `compare`'s changed tasks: the share of no-change comparisons that list none.
+last rows check `compare`'s changed tasks: the share of no-change comparisons that list none, and
+the mean share of tasks listed when every task improved (the test's power).
 Seeded: the same arguments print the same table.
 """
 
@@ -113,6 +114,7 @@ class Result:
     tallies: dict[str, Tally] = field(default_factory=dict)
     null_comparisons: int = 0
     null_none_changed: int = 0
+    improved_listed: float = 0.0  # summed over campaigns: share of the (all truly improved) tasks listed
 
     def tally(self, name: str) -> Tally:
         return self.tallies.setdefault(name, Tally())
@@ -150,9 +152,11 @@ def campaign(rng: random.Random, config: Config, result: Result, truths: dict[st
     better_rates = [p + IMPROVEMENT * (1 - p) for p in rates]
     better = [TaskCounts(t.task_id, n, c) for t, c in zip(counts, attempts(rng, better_rates, n), strict=True)]
     checks["diff, no change"] = null.interval
-    checks["diff, improved"] = compare_runs(counts, better).interval
+    improved = compare_runs(counts, better)
+    checks["diff, improved"] = improved.interval
     result.null_comparisons += 1
     result.null_none_changed += not null.changed
+    result.improved_listed += len(improved.changed) / config.tasks
 
     for name, interval in checks.items():
         result.tally(name).add(interval, truths[name])
@@ -185,6 +189,9 @@ def render(results: list[Result], campaigns: Callable[[Config], int]) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     cells = ["no changed task, no-change compare"]
     cells += [f"{r.null_none_changed / r.null_comparisons:.3f}" for r in results]
+    lines.append("| " + " | ".join(cells) + " |")
+    cells = ["share of tasks listed as changed, improved compare"]
+    cells += [f"{r.improved_listed / r.null_comparisons:.3f}" for r in results]
     lines.append("| " + " | ".join(cells) + " |")
     cells = ["campaigns"] + [str(campaigns(r.config)) for r in results]
     lines.append("| " + " | ".join(cells) + " |")
