@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from statebox.domains.travel import DOMAIN
-from statebox.domains.travel.rules import bag_price, band_of, points_for
+from statebox.domains.travel.rules import bag_price, band_of, points_for, seat_fee
 from statebox.domains.travel.seed import NOW, build_rows
 from statebox.kit import money
 from statebox.tools.policy_search import policy_sections
@@ -102,3 +102,13 @@ def test_the_policy_examples_agree_with_its_rounding_rule() -> None:
     assert bag_price(["short", "long"], 2, "gold") == 105.0
     assert "$312.00" in DOMAIN.policy and "$160.49" in DOMAIN.policy and "1,500 points" in DOMAIN.policy
     assert re.search(r"\$210; for a gold member only the second bag is paid: \$105", DOMAIN.policy)
+
+
+def test_seed_seat_fees_follow_the_seat_table(db: Session) -> None:
+    rows = db.all("SELECT a.kind, a.fee, s.fare_family, t.tier, f.distance_km FROM seat_assignments a "
+                  "JOIN segments s ON s.id = a.segment_id JOIN departures d ON d.id = s.departure_id "
+                  "JOIN flights f ON f.id = d.flight_id JOIN bookings b ON b.id = s.booking_id "
+                  "JOIN travellers t ON t.id = b.traveller_id")
+    assert len(rows) > 100
+    wrong = [r for r in rows if r["fee"] != seat_fee(r["kind"], r["fare_family"], r["tier"], band_of(r["distance_km"]))]
+    assert wrong == []

@@ -26,6 +26,7 @@ TABLES = {t.name: t for t in [
     TableSpec("points_ledger", ledger=True),
     TableSpec("bag_purchases", ledger=True),
     TableSpec("identity_checks", ledger=True),
+    TableSpec("seat_assignments", primary_key=("passenger_id", "segment_id"), dont_care=frozenset({"assigned_at"})),
 ]}
 
 # Seed ids stay below these starts; task rows use the 9xxxx ranges (see AUTHORING.md).

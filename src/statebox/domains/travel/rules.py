@@ -27,3 +27,17 @@ def bag_price(bands: list[Band], bags: int, tier: str) -> float:
     """Section 12: extra bags for one passenger over all segments; gold+ get the first one free."""
     paid = bags - 1 if tier in ("gold", "platinum") else bags
     return round(max(paid, 0) * sum(BAG_PRICE[b] for b in bands), 2)
+
+
+LEGROOM_PRICE: dict[Band, float] = {"short": 25.0, "medium": 40.0, "long": 60.0}
+
+
+def seat_fee(kind: str, fare_family: str, tier: str, band: Band) -> float:
+    """Section 19: the fee for one seat on one segment."""
+    if kind == "business":
+        return 0.0
+    if kind == "standard":
+        return 12.0 if fare_family == "light" else 0.0
+    if fare_family != "light" and tier in ("gold", "platinum"):
+        return 0.0
+    return LEGROOM_PRICE[band]

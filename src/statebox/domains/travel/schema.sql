@@ -219,3 +219,13 @@ CREATE TABLE identity_checks (
     passed INTEGER NOT NULL,
     created_at TEXT NOT NULL
 );
+
+CREATE TABLE seat_assignments (        -- one seat per passenger and segment
+    passenger_id TEXT NOT NULL REFERENCES passengers(id),
+    segment_id TEXT NOT NULL REFERENCES segments(id),
+    seat TEXT NOT NULL,                  -- row + letter, e.g. 14C
+    kind TEXT NOT NULL CHECK (kind IN ('standard', 'extra_legroom', 'business')),
+    fee REAL NOT NULL DEFAULT 0,
+    assigned_at TEXT NOT NULL,
+    PRIMARY KEY (passenger_id, segment_id)
+);

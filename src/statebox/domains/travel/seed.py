@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from statebox.domains.travel import network
-from statebox.domains.travel.rules import bag_price, band_of, points_for
+from statebox.domains.travel.rules import bag_price, band_of, points_for, seat_fee
 
 NOW = datetime(2026, 2, 17, 14, 0, tzinfo=UTC)
 FIRST_DAY = NOW.date() - timedelta(days=45)
@@ -36,6 +36,7 @@ class TravelSeed:
         self.locators: set[str] = set()
         self.departures: dict[str, dict[str, Any]] = {}
         self.flights: dict[str, dict[str, Any]] = {}
+        self.seats_taken: dict[str, set[str]] = {}
 
     def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
         self.rows.setdefault(table, []).append(row)
@@ -170,6 +171,7 @@ class TravelSeed:
         self.add_payment(bid, round(total, 2), created, cancelled)
         if not cancelled:
             self.add_points(holder, segs, family)
+            self.add_seats(passengers, segs, holder)
 
     def add_passengers(self, bid: str, holder: dict[str, Any], pax: int) -> list[dict[str, Any]]:
         out = []
@@ -230,6 +232,29 @@ class TravelSeed:
                 "id": self.next_id("PTS-", 100001), "traveller_id": holder["id"], "segment_id": s["id"],
                 "points": points_for(km, family, holder["tier"]), "reason": "flown",
                 "created_at": self.departures[s["departure_id"]]["scheduled_arrival"]})
+
+    def add_seats(self, passengers: list[dict[str, Any]], segs: list[dict[str, Any]], holder: dict[str, Any]) -> None:
+        for s in segs:
+            if s["status"] != "confirmed":
+                continue
+            dep = self.departures[s["departure_id"]]
+            taken = self.seats_taken.setdefault(dep["id"], set())
+            band = band_of(self.flights[dep["flight_id"]]["distance_km"])
+            for p in passengers:
+                if self.r.random() > 0.4:
+                    continue
+                if s["cabin"] == "business":
+                    seat, kind = f"{self.r.randint(1, 4)}{self.r.choice('ACDF')}", "business"
+                else:
+                    row = self.r.randint(10, 35)
+                    seat, kind = f"{row}{self.r.choice('ABCDEF')}", "extra_legroom" if row <= 12 else "standard"
+                if seat in taken:
+                    continue
+                taken.add(seat)
+                self.add("seat_assignments", {
+                    "passenger_id": p["id"], "segment_id": s["id"], "seat": seat, "kind": kind,
+                    "fee": seat_fee(kind, s["fare_family"], holder["tier"], band),
+                    "assigned_at": self.rows["bookings"][-1]["created_at"]})
 
     # -- credits, waivers, schedule changes ---------------------------------------------
     def build_extras(self) -> None:

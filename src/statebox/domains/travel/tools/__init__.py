@@ -24,6 +24,7 @@ from statebox.domains.travel.tools.money import (
     issue_refund,
     issue_travel_credit,
 )
+from statebox.domains.travel.tools.seats import assign_seat
 from statebox.domains.travel.tools.travellers import (
     credit_missing_points,
     find_traveller,
@@ -41,7 +42,7 @@ ALL_TOOLS: list[Tool] = [
     get_points_history, credit_missing_points,
     # bookings and passengers
     find_booking, get_booking, verify_card, correct_passenger_name, update_passport, add_checked_bags,
-    request_special_assistance,
+    request_special_assistance, assign_seat,
     # flights
     get_flight_status, search_flights, list_weather_waivers, change_flight, join_waitlist, resolve_schedule_change,
     # cancellations and money

@@ -36,8 +36,8 @@ def find_booking(db: Session, locator: str, last_name: str) -> Row:
 
 @tool(writes=False)
 def get_booking(db: Session, booking_id: str) -> Row:
-    """Everything on a booking: account holder, passengers, flight segments, hotel stays, payments,
-    refunds, charges, bags, assistance, compensations, schedule changes and waitlists.
+    """Everything on a booking: account holder, passengers, flight segments, seats, hotel stays,
+    payments, refunds, charges, bags, assistance, compensations, schedule changes and waitlists.
 
     Args:
         booking_id: the booking id, e.g. BKG-10234
@@ -60,6 +60,9 @@ def get_booking(db: Session, booking_id: str) -> Row:
                            "FROM payments WHERE booking_id = ? ORDER BY id", bid),
         "refunds": db.all("SELECT id AS refund_id, amount, reason, created_at FROM refunds WHERE booking_id = ?", bid),
         "charges": [compact(c, "booking_id") for c in db.all("SELECT * FROM charges WHERE booking_id = ?", bid)],
+        "seats": db.all("SELECT a.passenger_id, a.segment_id, a.seat, a.kind, a.fee FROM seat_assignments a "
+                        "JOIN segments s ON s.id = a.segment_id WHERE s.booking_id = ? ORDER BY a.segment_id, "
+                        "a.passenger_id", bid),
         "bag_purchases": db.all("SELECT id, passenger_id, bags, amount FROM bag_purchases WHERE booking_id = ?", bid),
         "assistance": db.all("SELECT a.id, a.passenger_id, a.segment_id, a.kind FROM assistance_requests a "
                              "JOIN passengers p ON p.id = a.passenger_id WHERE p.booking_id = ?", bid),

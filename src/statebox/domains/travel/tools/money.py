@@ -128,14 +128,15 @@ def issue_travel_credit(db: Session, booking_id: str, amount: float, reason: Cre
 
 
 @tool(writes=True)
-def award_compensation(db: Session, segment_id: str, reason: Literal["delay", "cancellation"], amount: float,
+def award_compensation(db: Session, segment_id: str, reason: Literal["delay", "cancellation", "missed_connection"],
+                       amount: float,
                        form: Literal["card", "voucher"]) -> Row:
     """Compensate all passengers of a disrupted segment, in one award: paid to the booking's card, or as
     a voucher for the account holder (valid 24 months).
 
     Args:
         segment_id: the delayed or cancelled segment
-        reason: delay or cancellation
+        reason: delay, cancellation, or missed_connection (compensated on the missed segment)
         amount: the total the traveller receives, in dollars (for a voucher: the voucher's value)
         form: card or voucher
     """
