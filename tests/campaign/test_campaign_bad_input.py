@@ -17,7 +17,12 @@ BAD_INPUT = {
     "shard of zero": (["retail", "--agent", "reference", "--shard", "0/0"], "--shard '0/0'"),
     "shard with three parts": (["retail", "--agent", "reference", "--shard", "0/2/3"], "--shard '0/2/3'"),
     "llm agent without a model": (["retail", "--agent", "llm"], "--model"),
-    "unknown agent": (["retail", "--agent", "robot"], "--agent 'robot'"),
+    "unknown agent": (["retail", "--agent", "robot"], "'--agent': Value error, 'robot' is not one of"),
+    "unknown user": (["retail", "--agent", "reference", "--user", "robot"], "Invalid value for '--user'"),
+    "unknown transport": (["retail", "--agent", "noop", "--tools-via", "x"], "Invalid value for '--tools-via'"),
+    "repeat below one": (["retail", "--agent", "reference", "--repeat", "0"], "Invalid value for '--repeat'"),
+    "unknown option": (["retail", "--agent", "reference", "--colour", "red"], "No such option: --colour"),
+    "server option of another suite": (["retail", "--agent", "reference", "--no-fork"], "--no-fork is only for"),
     "tasks glob matching nothing": (["retail", "--agent", "reference", "--tasks", "no_such_task*"], "no_such_task*"),
 }
 

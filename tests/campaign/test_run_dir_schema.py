@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from typer.testing import CliRunner
 
+from statebox.agents.transcript import FINISH_REASONS
 from statebox.cli import app
-from statebox.runner.record import SCHEMA_VERSION, ErrorRecord, TrialRecord
+from statebox.runner.record import SCHEMA_VERSION, ErrorRecord, FinishReason, TrialRecord
 from statebox.runner.store import ERRORS, MANIFEST, TRIALS, RunDir, RunDirError
 
 TASK = "cancel_desk_wrong_order_number"
@@ -145,3 +147,7 @@ def test_resume_accepts_a_manifest_from_before_schema_versions(recorded: Path, t
     assert code == 0, said
     assert sorted(t.repeat for t in RunDir(out).trials()) == [0, 1]
     assert all(isinstance(t, TrialRecord) for t in RunDir(out).trials())
+
+
+def test_every_finish_reason_an_agent_can_end_with_is_a_record_value() -> None:
+    assert set(FINISH_REASONS) - set(get_args(FinishReason)) == set()

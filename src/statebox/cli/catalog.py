@@ -1,121 +1,98 @@
-"""`statebox suites`, `statebox tasks`, `statebox validate`: what there is, and whether it is sound."""
+"""`statebox suites`, `statebox tasks`, `statebox validate`: what there is, and whether it is sound.
+
+Every suite comes from a provider (statebox.tasks.provider); these commands only print what it says.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from statebox.cli import thinkingbox
-from statebox.cli.common import open_suite, print_json, task_progress
-from statebox.judge import TaskValidation, validate_task
-from statebox.tasks import discover_domains, load_suite
+from statebox.cli.common import fail, print_json, print_listing, task_progress
+from statebox.cli.options import SuiteOptions, command, open_task_set
+from statebox.tasks.provider import SuiteError, SuiteInfo, SuiteProvider, suite_providers
 
+SuiteArg = Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
 TasksOpt = Annotated[list[str] | None, typer.Option("--tasks", help="Task id glob (fnmatch); may repeat.")]
 TestListOpt = Annotated[Path | None, typer.Option("--test-list", help="YAML list of task ids.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-DataOpt = Annotated[
-    Path | None, typer.Option("--data", help="thinkingbox-bench: a checkout of the benchmark's data repository.")
-]
 
 
-def register(app: typer.Typer) -> None:
+def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
     app.command("suites")(suites)
-    app.command("tasks")(tasks)
-    app.command("validate")(validate)
+    app.command("tasks")(command("tasks", TasksOptions, tasks, providers))
+    app.command("validate")(command("validate", ValidateOptions, validate, providers))
 
 
 def suites(json_out: JsonOpt = False) -> None:
-    """List the available suites."""
-    domains = discover_domains()
-    rows = [(name, len(load_suite(name, domains).tasks), d.description) for name, d in sorted(domains.items())]
-    rows.append(("builtin", sum(r[1] for r in rows), "all built-in domains"))
+    """List the available suites, with their task counts."""
+    rows = [info for provider in suite_providers() for info in provider.catalog()]
     if json_out:
-        print_json([{"suite": s, "tasks": n, "description": d} for s, n, d in rows])
+        print_json([_info_json(info) for info in rows])
         return
     table = Table("suite", "tasks", "description")
-    for s, n, d in rows:
-        table.add_row(s, str(n), d)
-    table.add_row("thinkingbox-bench", "507", "ThinkingBox-Bench v1.0 from a checkout (--data PATH)")
+    for info in rows:
+        table.add_row(info.name, _count(info), info.description)
     Console().print(table)
 
 
-def tasks(
-    suite: str,
-    json_out: JsonOpt = False,
-    task_globs: TasksOpt = None,
-    test_list: TestListOpt = None,
-    data: DataOpt = None,
-) -> None:
+def _info_json(info: SuiteInfo) -> dict[str, Any]:
+    return {"suite": info.name, "tasks": info.tasks, "description": info.description, "needs": list(info.needs)}
+
+
+def _count(info: SuiteInfo) -> str:
+    if info.tasks is not None:
+        return str(info.tasks)
+    return f"? (needs {' '.join(info.needs)})" if info.needs else "?"
+
+
+@dataclass(frozen=True)
+class TasksOptions:
+    suite: SuiteArg
+    json_out: JsonOpt = False
+    task_globs: TasksOpt = None
+    test_list: TestListOpt = None
+
+
+def tasks(opts: TasksOptions, suite_options: SuiteOptions) -> None:
     """List a suite's tasks; --json dumps full definitions, reference solutions included."""
-    checkout = thinkingbox.checkout_path(suite, data)
-    if checkout is not None:
-        thinkingbox.list_tasks(thinkingbox.open_tb(checkout, task_globs, test_list), json_out)
-        return
-    s = open_suite(suite, task_globs, test_list)
-    if json_out:
-        print_json({"suite": s.name, "hash": s.content_hash(), "tasks": [t.model_dump(mode="json") for t in s.tasks]})
-        return
-    table = Table("id", "domain", "writes", "facts", "tags", title=f"{s.name}: {len(s.tasks)} tasks")
-    for t in s.tasks:
-        tools = s.domain_of(t).tools
-        writes = sum(1 for c in t.reference if c.tool in tools and tools[c.tool].writes)
-        table.add_row(t.id, t.domain, str(writes), str(len(t.customer.facts)), ", ".join(t.tags))
-    Console().print(table)
-
-
-def validate(
-    suite: str,
-    json_out: JsonOpt = False,
-    task_globs: TasksOpt = None,
-    test_list: TestListOpt = None,
-    data: DataOpt = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="thinkingbox-bench: tasks checked at once.")] = 2,
-) -> None:
-    """Check every task: the reference passes, doing nothing fails, every write is needed, mutants are caught."""
-    checkout = thinkingbox.checkout_path(suite, data)
-    if checkout is not None:
-        thinkingbox.validate(thinkingbox.open_tb(checkout, task_globs, test_list), json_out, concurrency)
-        return
-    s = open_suite(suite, task_globs, test_list)
-    results: list[TaskValidation] = []
-    with task_progress("validating", disabled=json_out) as bar:
-        job = bar.add_task("validate", total=len(s.tasks))
-        for t in s.tasks:
-            results.append(validate_task(s, t))
-            bar.advance(job)
-    if json_out:
-        print_json({"suite": s.name, "tasks": [r.model_dump() for r in results]})
+    _, chosen = open_task_set("tasks", opts.suite, suite_options, opts.task_globs, opts.test_list)
+    if opts.json_out:
+        print_json(chosen.listing_json())
     else:
-        _print_validation(s.name, results)
-    if not all(r.ok for r in results):
+        print_listing(chosen.listing(), Console())
+
+
+@dataclass(frozen=True)
+class ValidateOptions:
+    suite: SuiteArg
+    json_out: JsonOpt = False
+    task_globs: TasksOpt = None
+    test_list: TestListOpt = None
+    concurrency: Annotated[
+        int, typer.Option(min=1, help="Tasks checked at once, for suites whose checks run in parallel.")
+    ] = 2
+
+
+def validate(opts: ValidateOptions, suite_options: SuiteOptions) -> None:
+    """Check every task: the reference passes, doing nothing fails, every write is needed, mutants are caught."""
+    provider, chosen = open_task_set("validate", opts.suite, suite_options, opts.task_globs, opts.test_list)
+    with task_progress("validating", disabled=opts.json_out) as bar:
+        job = bar.add_task("validate", total=len(chosen.tasks))
+        try:
+            report = provider.validate(chosen, concurrency=opts.concurrency, on_done=lambda: bar.advance(job))
+        except SuiteError as e:
+            fail(str(e))
+    if opts.json_out:
+        print_json(report.json)
+    else:
+        console = Console()
+        print_listing(report.table, console)
+        console.print(f"[{'green' if report.ok else 'red'}]{report.summary}[/]", highlight=False)
+    if not report.ok:
         raise typer.Exit(1)
-
-
-def _print_validation(name: str, results: list[TaskValidation]) -> None:
-    def mark(v: bool | None) -> str:
-        return "[dim]n/a[/]" if v is None else ("[green]yes[/]" if v else "[red]NO[/]")
-
-    table = Table("task", "reference", "no-op fails", "writes needed", "writes", "facts", "mutants", "problems")
-    for r in results:
-        mutants = f"{r.mutants_caught}/{r.mutants_total}"
-        if r.mutants_caught != r.mutants_total:
-            mutants = f"[red]{mutants}[/]"
-        table.add_row(
-            r.id,
-            mark(r.reference_passes),
-            mark(r.noop_fails),
-            mark(r.necessary_calls),
-            str(r.writes),
-            str(r.facts),
-            mutants,
-            "; ".join(r.problems) or "",
-        )
-    console = Console()
-    console.print(table)
-    ok = sum(r.ok for r in results)
-    style = "green" if ok == len(results) else "red"
-    console.print(f"[{style}]{name}: {ok}/{len(results)} tasks pass every check[/]")

@@ -1,53 +1,38 @@
-"""Helpers shared by the CLI commands: loading suites with clear errors, printing JSON."""
+"""Helpers shared by the CLI commands: one-line errors, loading a built-in suite, printing JSON and tables."""
 
 from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
-import yaml
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
 
 from statebox.tasks import Suite, TaskFileError, load_suite
+from statebox.tasks.provider import Cell, Listing
 
 err_console = Console(stderr=True, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(code)
 
 
-def open_suite(name: str, patterns: list[str] | None = None, test_list: Path | None = None) -> Suite:
-    """Load a suite and select its tasks, turning bad input into a one-line error."""
+def warn(message: str) -> None:
+    err_console.print(f"[yellow]warning:[/] {escape(message)}", highlight=False)
+
+
+def open_suite(name: str) -> Suite:
+    """A built-in suite (commands that run on statebox's own world: demo, fake-model), or a one-line error."""
     try:
-        suite = load_suite(name)
-        ids = _read_test_list(test_list) if test_list else None
-        return check_patterns(suite.select(patterns, ids), patterns)
+        return load_suite(name)
     except (LookupError, TaskFileError) as e:
         fail(str(e).strip("'\""))
-
-
-def check_patterns(selected: Suite, patterns: list[str] | None) -> Suite:
-    """Refuse a selection that is empty, naming the patterns that matched nothing."""
-    if not selected.tasks:
-        pats = ", ".join(repr(p) for p in patterns or []) or "(none)"
-        fail(f"no task of suite {selected.name!r} matches --tasks {pats}; see `statebox tasks {selected.name}`")
-    return selected
-
-
-def _read_test_list(path: Path) -> list[str]:
-    try:
-        items = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as e:
-        fail(f"{path}: cannot read the test list: {e}")
-    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
-        fail(f"{path}: a test list is a YAML list of task ids")
-    return items
 
 
 def task_progress(label: str, *, disabled: bool = False) -> Progress:
@@ -65,3 +50,23 @@ def task_progress(label: str, *, disabled: bool = False) -> Progress:
 
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def print_listing(listing: Listing, console: Console) -> None:
+    """A provider's table, then its notes (e.g. the tasks left out, with why)."""
+    table = Table(title=listing.title)
+    for column in listing.columns:
+        table.add_column(column, overflow="fold")
+    for row in listing.rows:
+        table.add_row(*(_cell(value) for value in row))
+    console.print(table)
+    for note in listing.notes:
+        console.print(f"[yellow]{escape(note.label)}[/] {escape(note.text)}", highlight=False, soft_wrap=True)
+
+
+def _cell(value: Cell) -> str:
+    if value is None:
+        return "[dim]n/a[/]"
+    if isinstance(value, bool):
+        return "[green]yes[/]" if value else "[red]NO[/]"
+    return escape(str(value))

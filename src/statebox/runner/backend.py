@@ -6,27 +6,18 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from statebox.judge import Verdict, judge_attempt, rules_for
 from statebox.tasks import Suite, Task
 from statebox.tools import BoundTools, ToolSurface
 from statebox.world import Effects, Session
 
+if TYPE_CHECKING:
+    from statebox.tools.surface import CustomerActions
+
 # Turns the world-backed tools of an attempt into the surface the agent talks to (e.g. through MCP).
 ToolTransport = Callable[[BoundTools, Task, str], AbstractAsyncContextManager[ToolSurface]]
-
-
-class TaskSet(Protocol):
-    """What the runner needs of a suite: its name, its tasks and their content hash.
-
-    A built-in `Suite` is one; so is a benchmark read from a checkout (ThinkingBox-Bench).
-    """
-
-    name: str
-    tasks: list[Task]
-
-    def content_hash(self) -> str: ...
 
 
 @asynccontextmanager
@@ -61,6 +52,10 @@ class AttemptBackend(ABC):
         """Whether a tool changes state (for failure signatures); unknown tools count as writes."""
         return True
 
+    def customer_actions(self) -> CustomerActions | None:
+        """The customer's own tools on this attempt's state (None: the task's world has none)."""
+        return None
+
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release what the attempt holds."""
 
@@ -94,6 +89,11 @@ class WorldBackend(AttemptBackend):
 
     def writes(self, tool: str) -> bool:
         return tool in self.domain.tools and self.domain.tools[tool].writes
+
+    def customer_actions(self) -> CustomerActions | None:
+        if self.session is None or not self.domain.customer_tools.names:
+            return None
+        return BoundTools(self.domain.customer_tools, self.session)
 
     async def aclose(self) -> None:
         if self.session is not None:

@@ -11,9 +11,10 @@ from typing import Any, Literal
 import statebox
 from statebox.llm.retry import RetryPolicy
 from statebox.llm.types import Sampling
-from statebox.runner.backend import TaskSet
+from statebox.runner.autoworkers import llm_workers
 from statebox.runner.record import SCHEMA_VERSION, trial_id
 from statebox.tasks import Task
+from statebox.tasks.provider import TaskSet
 
 AgentKind = Literal["llm", "reference", "noop"]
 UserKind = Literal["llm", "scripted"]
@@ -76,12 +77,15 @@ AUTO_WORKERS_MIN_ATTEMPTS = 200  # below this, forking costs more than it saves
 AUTO_WORKERS_MAX = 4
 
 
-def resolve_workers(requested: int, agent: str, attempts: int) -> int:
+def resolve_workers(requested: int, agent: str, attempts: int, concurrency: int = 1) -> int:
     """Processes to use. Auto (0): one per core (up to 4) for model-free agents on large campaigns,
-    whose attempts are CPU-bound; one for LLM agents, whose attempts wait on the network."""
+    whose attempts are CPU-bound; for LLM agents, as many as their attempts in flight keep busy
+    (runner/autoworkers.py)."""
     if requested > 0:
         return requested
-    if agent == "llm" or attempts < AUTO_WORKERS_MIN_ATTEMPTS:
+    if agent == "llm":
+        return llm_workers(concurrency, attempts)
+    if attempts < AUTO_WORKERS_MIN_ATTEMPTS:
         return 1
     return max(1, min(os.cpu_count() or 1, AUTO_WORKERS_MAX))
 

@@ -11,18 +11,22 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from statebox.agents.base import Agent
 from statebox.agents.llm_agent import LlmAgent
 from statebox.agents.scripted import ReferenceAgent
 from statebox.judge import ReferenceFailed, required_effects
 from statebox.llm.client import ModelClient
-from statebox.runner.backend import AttemptBackend, TaskSet, ToolTransport, WorldBackend
+from statebox.runner.backend import AttemptBackend, ToolTransport, WorldBackend
 from statebox.runner.errors import CampaignError
 from statebox.runner.transports import transport_for
 from statebox.tasks import Suite, Task
+from statebox.tasks.provider import TaskSet
 from statebox.world import Effects
+
+if TYPE_CHECKING:
+    from statebox.runner.plan import CampaignConfig
 
 
 class AttemptSource(ABC):
@@ -31,6 +35,9 @@ class AttemptSource(ABC):
     def manifest(self) -> dict[str, Any]:
         """Entries this source adds to the run manifest (they win over the generic ones)."""
         return {}
+
+    def check(self, config: CampaignConfig) -> None:  # noqa: B027 - optional hook
+        """Refuse, with a `CampaignError`, a campaign this kind of suite cannot run as configured."""
 
     def prepare(self, tasks: list[Task]) -> None:  # noqa: B027 - optional hook
         """Check or compute what the tasks need before any attempt runs; raise `CampaignError`."""

@@ -1,25 +1,23 @@
-"""Suites: named sets of tasks over one or more domains; selection and content hashes."""
+"""Built-in suites: named sets of tasks over one or more domains, with their snapshots and baselines."""
 
 from __future__ import annotations
 
-import fnmatch
-import hashlib
 import importlib
 import pkgutil
 import threading
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
 from statebox.tasks.domain import Domain
-from statebox.tasks.loader import TaskFileError, load_task_dir
+from statebox.tasks.loader import TaskFileError
 from statebox.tasks.model import Task
+from statebox.tasks.provider import Listing, TaskSet
 from statebox.world import Session, Snapshot, WorldError
 
 
 @dataclass
-class Suite:
-    """Tasks plus their domains. Snapshots are built on first use and kept with the suite."""
+class Suite(TaskSet):
+    """Tasks plus their domains. Snapshots are built on first use and kept with the suite (and its selections)."""
 
     name: str
     tasks: list[Task]
@@ -27,12 +25,6 @@ class Suite:
     _snapshots: dict[str, Snapshot] = field(default_factory=dict, repr=False)
     _baselines: dict[str, Snapshot] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def task(self, task_id: str) -> Task:
-        for t in self.tasks:
-            if t.id == task_id:
-                return t
-        raise LookupError(f"suite {self.name!r} has no task {task_id!r}")
 
     def domain_of(self, task: Task) -> Domain:
         return self.domains[task.domain]
@@ -60,24 +52,16 @@ class Suite:
         """A fresh, isolated session at the task's start, restored from its baseline image."""
         return Session(self.baseline(task), task.now)
 
-    def select(self, patterns: Iterable[str] | None = None, ids: Iterable[str] | None = None) -> Suite:
-        """A suite of the tasks whose ids match any glob (and are in `ids`, when given)."""
-        pats = list(patterns or [])
-        wanted = set(ids) if ids is not None else None
-        chosen = [
-            t
-            for t in self.tasks
-            if (not pats or any(fnmatch.fnmatchcase(t.id, p) for p in pats)) and (wanted is None or t.id in wanted)
-        ]
-        if wanted is not None and (missing := wanted - {t.id for t in self.tasks}):
-            raise LookupError(f"suite {self.name!r} has no task(s) {sorted(missing)}")
-        return Suite(self.name, chosen, self.domains, self._snapshots, self._baselines, self._lock)
+    def with_tasks(self, tasks: list[Task]) -> Suite:
+        return Suite(self.name, tasks, self.domains, self._snapshots, self._baselines, self._lock)
 
-    def content_hash(self) -> str:
-        h = hashlib.sha256()
-        for t in sorted(self.tasks, key=lambda t: t.id):
-            h.update(f"{t.id}:{t.content_hash()}\n".encode())
-        return h.hexdigest()[:16]
+    def listing(self) -> Listing:
+        table = Listing(f"{self.name}: {len(self.tasks)} tasks", ("id", "domain", "writes", "facts", "tags"))
+        for t in self.tasks:
+            tools = self.domain_of(t).tools
+            writes = sum(1 for c in t.reference if c.tool in tools and tools[c.tool].writes)
+            table.rows.append((t.id, t.domain, writes, len(t.customer.facts), ", ".join(t.tags)))
+        return table
 
 
 def discover_domains() -> dict[str, Domain]:
@@ -107,10 +91,10 @@ def load_suite(name: str, domains: dict[str, Domain] | None = None) -> Suite:
         chosen = {name: domains[name]}
     else:
         known = ", ".join(sorted([*domains, "builtin"]))
-        raise LookupError(f"unknown suite {name!r}; available: {known} (and thinkingbox-bench with --data)")
+        raise LookupError(f"unknown suite {name!r}; available: {known})")
     tasks: list[Task] = []
     for d in chosen.values():
-        for t in load_task_dir(d.task_dir, d.name):
+        for t in d.load_tasks():
             if t.domain != d.name:
                 raise TaskFileError(d.task_dir, f"task says domain {t.domain!r}", task=t.id, field="domain")
             tasks.append(t)

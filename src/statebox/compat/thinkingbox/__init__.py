@@ -8,6 +8,7 @@
 - `protocol`: the reserved init / effects / teardown tools.
 - `TbSuite` / `load_tb_suite`: the checkout's tasks as statebox tasks; `TbSource` runs their
   attempts in a campaign (a `TbBackend` each); `validate_tb_suite` checks reference and no-op.
+- `ThinkingBoxBench`: the suite provider (`statebox.suites` entry point) the command line opens it through.
 """
 
 from statebox.compat.thinkingbox.backend import TbBackend, TbRuntime
@@ -30,6 +31,7 @@ from statebox.compat.thinkingbox.models import (
     TbTask,
     TbToolRef,
 )
+from statebox.compat.thinkingbox.options import TbRunOptions
 from statebox.compat.thinkingbox.protocol import (
     discrepancy_kind,
     is_reserved,
@@ -38,10 +40,12 @@ from statebox.compat.thinkingbox.protocol import (
     reserved_teardown,
     visible_tools,
 )
+from statebox.compat.thinkingbox.provider import ThinkingBoxBench
 from statebox.compat.thinkingbox.search import PolicyHit, PolicySearch
 from statebox.compat.thinkingbox.source import DONE_MARKER, TbSource
-from statebox.compat.thinkingbox.suite import SUITE_NAME, TbBenchTask, TbRunOptions, TbSuite, load_tb_suite
+from statebox.compat.thinkingbox.suite import SUITE_NAME, TbSuite, load_tb_suite
 from statebox.compat.thinkingbox.surface import TbToolSurface
+from statebox.compat.thinkingbox.task import TbBenchTask
 from statebox.compat.thinkingbox.validation import TbTaskValidation, validate_tb_suite
 
 __all__ = [
@@ -73,6 +77,7 @@ __all__ = [
     "TbTaskValidation",
     "TbToolRef",
     "TbToolSurface",
+    "ThinkingBoxBench",
     "bench_launcher",
     "clock_pin_env",
     "discrepancy_kind",

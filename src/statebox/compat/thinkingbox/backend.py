@@ -20,9 +20,10 @@ import mcp_types as types
 from statebox.compat.thinkingbox.effects import judge_effects
 from statebox.compat.thinkingbox.loader import TbCheckout
 from statebox.compat.thinkingbox.models import TbAgentSpec, TbEffects, TbPolicySource, TbServerInit
+from statebox.compat.thinkingbox.options import TbRunOptions
 from statebox.compat.thinkingbox.protocol import reserved_geteffects, reserved_init, reserved_teardown
-from statebox.compat.thinkingbox.suite import TbBenchTask, TbRunOptions
 from statebox.compat.thinkingbox.surface import TbToolSurface
+from statebox.compat.thinkingbox.task import TbBenchTask
 from statebox.mcp.launch import ToolServer, ToolServerLauncher
 from statebox.runner.backend import AttemptBackend, StateOutcome
 from statebox.tools import ToolSurface

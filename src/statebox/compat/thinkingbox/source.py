@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from statebox.agents.base import Agent
@@ -17,13 +17,16 @@ from statebox.compat.thinkingbox.clockpin import BENCH_NOW
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.launch import bench_launcher
 from statebox.compat.thinkingbox.models import TbServers
-from statebox.compat.thinkingbox.suite import TbSuite, bench_task_of
 from statebox.llm.client import ModelClient
 from statebox.mcp.errors import ToolServerError
 from statebox.runner.backend import AttemptBackend
 from statebox.runner.errors import CampaignError
 from statebox.runner.source import AttemptSource
 from statebox.tasks import Task
+
+if TYPE_CHECKING:
+    from statebox.compat.thinkingbox.suite import TbSuite
+    from statebox.runner.plan import CampaignConfig
 
 DONE_MARKER = "<DONE>"  # a text reply ending with it ends the episode
 TYPESENSE_KEY_ENV = "TYPESENSE_API_KEY"
@@ -54,12 +57,16 @@ class TbSource(AttemptSource):
             },
         }
 
+    def check(self, config: CampaignConfig) -> None:
+        if config.sampling.parallel_tool_calls:
+            raise CampaignError(f"{self.suite.name} runs with parallel tool calls off, as its agent spec says")
+
     def prepare(self, tasks: list[Task]) -> None:
         """Every server the tasks need is in servers.yaml and startable; every init config merges."""
         try:
             servers = self.checkout.servers()
             for task in tasks:
-                bench = bench_task_of(task)
+                bench = self.suite.bench(task.id)
                 for name in bench.servers:
                     servers.entry(name).spec(self.options.server_python)
                     self.checkout.init_config(bench.tb, name)
@@ -93,14 +100,14 @@ class TbSource(AttemptSource):
     def backend(self, task: Task) -> AttemptBackend:
         if self._runtime is None:
             raise RuntimeError("TbSource.backend() is only available while running()")
-        return TbBackend(self._runtime, bench_task_of(task))
+        return TbBackend(self._runtime, self.suite.bench(task.id))
 
     def reference_agent(self, task: Task) -> Agent:
         return ReferenceAgent(task.reference, verbatim=True)
 
     def llm_agent(self, client: ModelClient, task: Task, time_budget_s: float) -> Agent:
         """The benchmark's agent prompt, then the scenario's policy, as two system messages."""
-        bench = bench_task_of(task)
+        bench = self.suite.bench(task.id)
         prompt = [self.agent_spec.system_instructions, self.checkout.policy(bench.tb)]
         return LlmAgent(
             client, task.limits, time_budget_s=time_budget_s, system_messages=prompt, done_marker=DONE_MARKER

@@ -17,7 +17,7 @@ import mcp_types as types
 from statebox.compat.thinkingbox.models import TbBuiltinTool, TbPolicySource, TbScenario
 from statebox.compat.thinkingbox.protocol import result_text, visible_tools
 from statebox.compat.thinkingbox.search import PolicySearch
-from statebox.compat.thinkingbox.suite import exposed_name
+from statebox.compat.thinkingbox.task import exposed_name
 from statebox.mcp.launch import ToolServer
 from statebox.tools import ToolOutcome, ToolSpec
 

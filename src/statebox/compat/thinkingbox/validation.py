@@ -48,7 +48,7 @@ async def validate_tb_suite(
     suite: TbSuite, *, concurrency: int = DEFAULT_CONCURRENCY, on_done: Callable[[], None] | None = None
 ) -> list[TbTaskValidation]:
     """Validate every task of the suite, `concurrency` tasks at a time, in the suite's order."""
-    source = TbSource(suite)
+    source = suite.attempt_source()
     source.prepare(suite.tasks)
     gate = asyncio.Semaphore(max(1, concurrency))
 

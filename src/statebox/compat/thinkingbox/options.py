@@ -1,0 +1,24 @@
+"""How ThinkingBox-Bench attempts run: the servers' Python, the search backend, fork or plain start."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+EMBEDDED_SEARCH = "embedded-fts5"
+
+
+@dataclass(frozen=True)
+class TbRunOptions:
+    """Set by `--server-python`, `--typesense` and `--fork/--no-fork`; the timeouts by tests."""
+
+    server_python: str = sys.executable
+    typesense_url: str | None = None  # None: statebox answers search_policy with embedded search
+    fork: bool = True
+    prefork: int = 2  # children forked ahead of demand, per server
+    call_timeout_s: float = 60.0  # a server that does not answer a call in time is hung
+    start_timeout_s: float = 120.0  # start, MCP handshake and init of one attempt's servers
+
+    @property
+    def search_backend(self) -> str:
+        return f"typesense:{self.typesense_url}" if self.typesense_url else EMBEDDED_SEARCH

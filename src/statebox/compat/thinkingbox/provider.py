@@ -1,0 +1,103 @@
+"""ThinkingBox-Bench as a suite provider: `thinkingbox-bench`, opened from `--data PATH` with the
+options that say how its tool servers run, validated against those servers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from statebox.compat.thinkingbox.errors import TbFormatError
+from statebox.compat.thinkingbox.options import TbRunOptions
+from statebox.compat.thinkingbox.suite import SUITE_NAME, TbSuite, load_tb_suite
+from statebox.compat.thinkingbox.validation import TbTaskValidation, validate_tb_suite
+from statebox.runner.errors import CampaignError
+from statebox.tasks.provider import Listing, SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
+
+RUN = frozenset({"run"})
+OPTIONS = (
+    SuiteOption("data", "--data", Path, f"{SUITE_NAME}: a checkout of the benchmark's data repository."),
+    SuiteOption("server_python", "--server-python", str, f"{SUITE_NAME}: the Python that runs the tool servers.",
+                commands=RUN),
+    SuiteOption("typesense", "--typesense", str, f"{SUITE_NAME}: search_policy through this Typesense URL.",
+                commands=RUN),
+    SuiteOption("fork", "--fork/--no-fork", bool, f"{SUITE_NAME}: fork `{{python}} -m` servers from a template.",
+                default=True, commands=RUN),
+)  # fmt: skip
+
+
+class ThinkingBoxBench(SuiteProvider[TbSuite]):
+    """The benchmark read from a user's checkout; nothing of it ships with statebox."""
+
+    options = OPTIONS
+
+    def names(self) -> list[str]:
+        return [SUITE_NAME]
+
+    def catalog(self) -> list[SuiteInfo]:
+        return [SuiteInfo(SUITE_NAME, None, "ThinkingBox-Bench v1.0 from a checkout (--data PATH)", ("--data",))]
+
+    def open(
+        self, name: str, options: Mapping[str, Any], patterns: list[str] | None, test_list: Path | None
+    ) -> TbSuite:
+        data = options.get("data")
+        if data is None:
+            raise SuiteError(f"{SUITE_NAME} needs --data PATH: a checkout of the benchmark's data repository")
+        data = Path(data)
+        if not data.is_dir():
+            where = "expected a checkout of the benchmark's data repository"
+            raise SuiteError(f"--data {data}: no such directory ({where})")
+        if test_list is not None and not test_list.is_file():
+            raise SuiteError(f"--test-list {test_list}: no such file")
+        run = run_options(options.get("server_python"), options.get("typesense"), bool(options.get("fork", True)))
+        try:
+            return load_tb_suite(data, test_list, run).select(patterns)
+        except (TbFormatError, LookupError) as e:
+            raise SuiteError(str(e).strip("'\"")) from None
+
+    def validate(self, suite: TbSuite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
+        """The reference and no-op checks on the real servers."""
+        try:
+            results = asyncio.run(validate_tb_suite(suite, concurrency=concurrency, on_done=on_done))
+        except CampaignError as e:
+            raise SuiteError(str(e)) from None
+        ok = sum(r.ok for r in results)
+        return ValidationReport(
+            ok=ok == len(results),
+            table=_validation_table(suite, results),
+            summary=f"{suite.name}: {ok}/{len(results)} tasks pass the reference and no-op checks",
+            json={
+                "suite": suite.name,
+                "tasks": [r.model_dump() for r in results],
+                "unsupported": suite.unsupported_json(),
+            },
+        )
+
+
+def run_options(server_python: str | None, typesense: str | None, fork: bool) -> TbRunOptions:
+    """`--server-python`, `--typesense` and `--fork/--no-fork`, checked."""
+    python = TbRunOptions().server_python
+    if server_python is not None:
+        found = shutil.which(server_python)
+        if found is None:
+            raise SuiteError(f"--server-python {server_python}: not an executable Python")
+        python = os.path.abspath(found)
+    if typesense is not None:
+        parts = urlsplit(typesense)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise SuiteError(f"--typesense {typesense!r}: expected a URL like http://localhost:8108")
+    return TbRunOptions(server_python=python, typesense_url=typesense, fork=fork)
+
+
+def _validation_table(suite: TbSuite, results: list[TbTaskValidation]) -> Listing:
+    columns = ("task", "reference passes", "no-op fails", "changes state", "problems")
+    table = Listing(f"{suite.name}: reference and no-op checks on the tool servers", columns)
+    for r in results:
+        changes = "?" if r.read_only is None else ("no" if r.read_only else "yes")
+        table.rows.append((r.id, r.reference_passes, r.noop_fails, changes, "; ".join(r.problems)))
+    table.notes = suite.unsupported_notes()
+    return table
