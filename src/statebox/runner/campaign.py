@@ -13,6 +13,7 @@ from statebox.agents.scripted import NoopAgent
 from statebox.judge.rubrics import RubricJudge
 from statebox.llm.client import ModelClient, make_client
 from statebox.llm.pricing import PriceOverrides
+from statebox.runner.autoworkers import concurrency_per_worker
 from statebox.runner.episode import AttemptPlan, run_attempt, spent
 from statebox.runner.errors import CampaignError, classify, stopping_error
 from statebox.runner.plan import CampaignConfig, WorkItem, build_manifest, resolve_workers, work_items
@@ -56,6 +57,7 @@ class Campaign:
     def __init__(self, config: CampaignConfig, source: AttemptSource | None = None) -> None:
         self.config = config
         self.source = source or source_for(config.suite, config.tools_via)
+        self.source.check(config)
         self.run_dir = RunDir(config.out)
         prices = PriceOverrides.from_yaml(config.prices_file) if config.prices_file else None
         self.clients: dict[str, ModelClient] = {}
@@ -104,7 +106,9 @@ class Campaign:
     def run_blocking(self) -> CampaignResult:
         """Run the campaign, in several processes when `config.workers` asks (see runner/workers.py)."""
         items = self.prepare()
-        workers = resolve_workers(self.config.workers, self.config.agent, len(items))
+        workers = resolve_workers(self.config.workers, self.config.agent, len(items), self.config.concurrency)
+        if workers > 1 and self.config.workers == 0 and self.config.agent == "llm":  # share out, not multiply
+            self.config.concurrency = concurrency_per_worker(self.config.concurrency, workers)
         with CampaignProgress(len(items), enabled=self.config.progress) as progress:
             if workers <= 1:
                 result = asyncio.run(self.execute(items, progress.advance))

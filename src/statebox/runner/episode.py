@@ -9,12 +9,15 @@ from typing import cast
 
 from statebox.agents.base import Agent, AttemptContext
 from statebox.agents.transcript import Entry, Transcript
+from statebox.judge.fidelity import simulator_faults
 from statebox.judge.rubrics import RubricJudge, RubricResult
 from statebox.judge.signatures import CallFact, failure_signature
+from statebox.judge.trace import with_trace_checks
 from statebox.llm.meter import Meter
-from statebox.runner.backend import AttemptBackend, TaskSet, ToolTransport, WorldBackend, direct_transport
+from statebox.runner.backend import AttemptBackend, ToolTransport, WorldBackend, direct_transport
 from statebox.runner.record import FinishReason, TrialRecord, attempt_seed, trial_id
 from statebox.tasks import Suite, Task
+from statebox.tasks.provider import TaskSet
 from statebox.users.base import CustomerActions, EndReason, SimulatedCustomer
 from statebox.world import Effects
 
@@ -49,13 +52,13 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
     try:
         async with backend.tools() as surface:
             t_ready = time.perf_counter()
+            actions = backend.customer_actions()
             ctx = AttemptContext(
-                policy=backend.policy, tools=surface, tool_specs=surface.list_tools(), transcript=transcript, seed=seed
+                policy=backend.policy, tools=surface, tool_specs=surface.list_tools(), transcript=transcript, seed=seed,
+                customer=actions,
             )
             try:
-                await asyncio.wait_for(
-                    _converse(plan, ctx, backend.customer_actions()), timeout=plan.time_budget_s + 60
-                )
+                await asyncio.wait_for(_converse(plan, ctx, actions), timeout=plan.time_budget_s + 60)
             except TimeoutError:  # the budget ran out in the middle of a turn: what the agent did, judged as is
                 transcript.finish_reason = "time_budget"
         t_conv = time.perf_counter()
@@ -64,7 +67,8 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
         t_judged = time.perf_counter()
     finally:
         await backend.aclose()
-    verdict = state.verdict
+    verdict = with_trace_checks(state.verdict, task, transcript) if plan.agent.converses else state.verdict
+    faults = simulator_faults(task, transcript) if plan.customer is not None else []
     rubrics_ok = all(r.passed for r in rubrics)
     signature = failure_signature(
         _call_facts(transcript, backend),
@@ -85,11 +89,12 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
         repeat=plan.repeat,
         seed=seed,
         passed=verdict.passed and rubrics_ok,
-        state_passed=verdict.passed,
+        state_passed=state.verdict.passed,  # the end state alone (trace checks aside)
         finish_reason=cast(FinishReason | None, transcript.finish_reason),  # pydantic checks the value
         customer_end_reason=cast(EndReason | None, transcript.customer_end_reason),
         signature=signature,
         discrepancies=verdict.discrepancies,
+        simulator_faults=faults,
         rubrics=rubrics,
         usage={role: m.usage for role, m in meters.items()},
         cost_usd={role: m.cost_usd for role, m in meters.items()},
@@ -149,7 +154,7 @@ async def _converse(plan: AttemptPlan, ctx: AttemptContext, actions: CustomerAct
 async def _rubrics(plan: AttemptPlan, transcript: Transcript) -> list[RubricResult]:
     if not plan.task.rubrics or plan.rubric_judge is None:
         return []
-    return await plan.rubric_judge.judge(plan.task.rubrics, transcript.final_agent_reply())
+    return await plan.rubric_judge.judge(plan.task.rubric_questions(), transcript, plan.suite.rubrics_on)
 
 
 def spent(plan: AttemptPlan) -> dict[str, Meter]:
