@@ -29,16 +29,19 @@ LAST = ["de Vries", "Jansen", "Bakker", "Visser", "Smit", "Meijer", "Mulder", "B
         "Dekker", "Brouwer", "Schmidt", "Becker", "Wagner", "Hoffmann", "Keller", "Murphy", "Byrne", "Walsh",
         "Dubois", "Moreau", "Laurent", "Rossi", "Ferrari", "Romano", "García", "López", "Martín", "Kowalski",
         "Nowak", "Yılmaz", "Demir", "Sharma", "Patel", "Chen", "Tanaka", "Lindgren", "Nilsson"]
-CITIES = [("NL", "Amsterdam", "10{:02d} {}{}"), ("NL", "Utrecht", "35{:02d} {}{}"), ("NL", "Rotterdam", "30{:02d} {}{}"),
-          ("DE", "Berlin", "10{:03d}"), ("DE", "Köln", "50{:03d}"), ("BE", "Gent", "90{:02d}"),
-          ("IE", "Dublin", "D{:02d} {}{}"), ("FR", "Lyon", "690{:02d}")]
-MERCHANTS = [("Albert Heijn", 8, 95), ("Lidl", 6, 80), ("Spotify", 10.99, 10.99), ("Netflix", 13.99, 13.99),
-             ("NS Reizen", 4, 60), ("Shell", 30, 90), ("Bol.com", 12, 240), ("Zalando", 25, 180),
-             ("Uber", 7, 40), ("Thuisbezorgd", 14, 55), ("IKEA", 20, 400), ("MediaMarkt", 30, 900),
-             ("Booking.com", 80, 650), ("Ryanair", 35, 300), ("HEMA", 5, 45), ("Etos", 4, 35),
-             ("Coolblue", 40, 700), ("Decathlon", 15, 150), ("Apple.com", 0.99, 99), ("Starbucks", 3.5, 12)]
-DEBITS = [("Vattenfall Energie", 60, 180), ("Ziggo", 45, 70), ("Zilveren Kruis", 120, 160), ("Vodafone", 15, 45),
-          ("Gemeente belasting", 30, 90), ("Basic-Fit", 25, 35)]
+CITIES = [("NL", "Amsterdam", "10{:02d} {}{}"), ("NL", "Utrecht", "35{:02d} {}{}"),
+          ("NL", "Rotterdam", "30{:02d} {}{}"), ("DE", "Berlin", "10{:03d}"), ("DE", "Köln", "50{:03d}"),
+          ("BE", "Gent", "90{:02d}"), ("IE", "Dublin", "D{:02d} {}{}"), ("FR", "Lyon", "690{:02d}")]
+# (merchant, lowest amount, highest amount)
+MERCHANTS: list[tuple[str, float, float]] = [
+    ("Albert Heijn", 8, 95), ("Lidl", 6, 80), ("Spotify", 10.99, 10.99), ("Netflix", 13.99, 13.99),
+    ("NS Reizen", 4, 60), ("Shell", 30, 90), ("Bol.com", 12, 240), ("Zalando", 25, 180),
+    ("Uber", 7, 40), ("Thuisbezorgd", 14, 55), ("IKEA", 20, 400), ("MediaMarkt", 30, 900),
+    ("Booking.com", 80, 650), ("Ryanair", 35, 300), ("HEMA", 5, 45), ("Etos", 4, 35),
+    ("Coolblue", 40, 700), ("Decathlon", 15, 150), ("Apple.com", 0.99, 99), ("Starbucks", 3.5, 12)]
+DEBITS: list[tuple[str, float, float]] = [
+    ("Vattenfall Energie", 60, 180), ("Ziggo", 45, 70), ("Zilveren Kruis", 120, 160), ("Vodafone", 15, 45),
+    ("Gemeente belasting", 30, 90), ("Basic-Fit", 25, 35)]
 PAYEES = [("Landlord", "NL"), ("Sister", "NL"), ("Flatmate", "DE"), ("Tax office", "NL"), ("Savings elsewhere", "BE"),
           ("Parents", "IE"), ("Friend", "FR"), ("Football club", "NL")]
 FOREIGN = [("GB", "GBP"), ("US", "USD"), ("CH", "CHF"), ("PL", "PLN"), ("SE", "SEK")]
@@ -93,7 +96,8 @@ class BankSeed:
                 "id": cid, "first_name": first, "last_name": last,
                 "email": f"{local}{1001 + i}@{self.r.choice(['mail.nl', 'gmail.com', 'proton.me', 'web.de'])}",
                 "phone": f"+31 6 {self.r.randint(1000, 9999)} {1000 + i}",
-                "date_of_birth": f"{self.r.randint(1950, 2004)}-{self.r.randint(1, 12):02d}-{self.r.randint(1, 28):02d}",
+                "date_of_birth": f"{self.r.randint(1950, 2004)}-{self.r.randint(1, 12):02d}-"
+                                 f"{self.r.randint(1, 28):02d}",
                 "postcode": self.postcode(pattern), "city": city, "country": country,
                 "kyc_level": self.r.choices(KYC, KYC_WEIGHTS)[0], "plan": self.r.choices(PLANS, PLAN_WEIGHTS)[0],
                 "billing_day": self.r.randint(1, 28), "pending_plan": None, "status": "active",
@@ -206,9 +210,11 @@ class BankSeed:
                     "reference": "Monthly", "status": "active", "created_at": iso(self.moment(400, 60)),
                     "cancelled_at": None})
                 day = so["day_of_month"]
-                nxt = NOW.replace(day=day) if NOW.day < day else (NOW.replace(day=1) + timedelta(days=32)).replace(day=day)
+                nxt = NOW.replace(day=day) if NOW.day < day else \
+                    (NOW.replace(day=1) + timedelta(days=32)).replace(day=day)
                 so["next_date"] = nxt.date().isoformat()
-            for name in self.r.choices(["Holiday", "Rainy day", "New bike", "Taxes"], k=self.r.choices([0, 1, 2], [45, 40, 15])[0]):
+            n_pots = self.r.choices([0, 1, 2], [45, 40, 15])[0]
+            for name in self.r.choices(["Holiday", "Rainy day", "New bike", "Taxes"], k=n_pots):
                 pot = self.account("pot", name, c["id"], parent=main["id"])
                 self.txn(pot, "pot_transfer", self.money(50, 2500), "Moved from Main", self.moment(100))
             if c["id"] in joints:

@@ -109,7 +109,8 @@ def close_account(db: Session, account_id: str, payout_payee_id: str) -> Row:
     p = payee_row(db, payout_payee_id)
     if p["customer_id"] not in holders(a) or p["status"] != "active":
         raise PreconditionFailed(f"payee {p['id']} is not an active payee of this account's holder.")
-    busy = db.one("SELECT id, status FROM transactions WHERE account_id = ? AND status IN ('pending', 'held') LIMIT 1", a["id"])
+    busy = db.one("SELECT id, status FROM transactions WHERE account_id = ? AND status IN ('pending', 'held') "
+                  "LIMIT 1", a["id"])
     if busy:
         raise PreconditionFailed(f"transaction {busy['id']} on {a['id']} is still {busy['status']}.",
                                  hint="an account closes only when nothing on it is pending or held.")

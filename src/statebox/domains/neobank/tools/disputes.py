@@ -48,12 +48,13 @@ def open_dispute(
     if not 0 <= credit <= amount:
         raise InvalidArguments(f"the provisional credit must be between 0 and the disputed {amount}.")
     account = account_row(db, t["account_id"])
-    customer = t["card_id"] and (db.one("SELECT holder_id FROM cards WHERE id = ?", t["card_id"]) or {}).get("holder_id")
-    customer = customer or account["holder_id"]
+    card = db.one("SELECT holder_id FROM cards WHERE id = ?", t["card_id"]) if t["card_id"] else None
+    customer = card["holder_id"] if card else account["holder_id"]
     docs = sorted({d.strip().upper() for d in evidence_document_ids or []})
     for d in docs:
         if db.one("SELECT id FROM documents WHERE id = ? AND status = 'uploaded'", d) is None:
-            raise NotFound(f"no uploaded document {d}.", hint="ask the customer to upload it, then list their documents.")
+            raise NotFound(f"no uploaded document {d}.",
+                           hint="ask the customer to upload it, then list their documents.")
     did = db.next_id("disputes")
     now = now_iso(db)
     db.insert("disputes", {"id": did, "transaction_id": t["id"], "customer_id": customer, "reason": reason,
