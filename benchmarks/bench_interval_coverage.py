@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from statebox.metrics import (
+    ExactTest,
     Interval,
     TaskCounts,
     compare_runs,
@@ -125,7 +126,7 @@ def attempts(rng: random.Random, rates: list[float], n: int) -> list[int]:
     return [sum(rng.random() < p for _ in range(n)) for p in rates]
 
 
-def campaign(rng: random.Random, config: Config, result: Result, truths: dict[str, float]) -> None:
+def campaign(rng: random.Random, config: Config, result: Result, truths: dict[str, float], test: ExactTest) -> None:
     a, b = config.ab
     n = config.repeats
     rates = [rng.betavariate(a, b) for _ in range(config.tasks)]
@@ -148,11 +149,11 @@ def campaign(rng: random.Random, config: Config, result: Result, truths: dict[st
     checks["cost per dependable task"] = None if per_dependable is None else per_dependable.interval
 
     same = [TaskCounts(t.task_id, n, c) for t, c in zip(counts, attempts(rng, rates, n), strict=True)]
-    null = compare_runs(counts, same)
+    null = compare_runs(counts, same, test=test)
     better_rates = [p + IMPROVEMENT * (1 - p) for p in rates]
     better = [TaskCounts(t.task_id, n, c) for t, c in zip(counts, attempts(rng, better_rates, n), strict=True)]
     checks["diff, no change"] = null.interval
-    improved = compare_runs(counts, better)
+    improved = compare_runs(counts, better, test=test)
     checks["diff, improved"] = improved.interval
     result.null_comparisons += 1
     result.null_none_changed += not null.changed
@@ -164,9 +165,9 @@ def campaign(rng: random.Random, config: Config, result: Result, truths: dict[st
 
 def run(config: Config, campaigns: int, seed: int) -> Result:
     rng = random.Random(f"{seed}/{config.tasks}/{config.repeats}/{config.rates}")
-    result, truths = Result(config), config.truths()
+    result, truths, test = Result(config), config.truths(), ExactTest()
     for _ in range(campaigns):
-        campaign(rng, config, result, truths)
+        campaign(rng, config, result, truths, test)
     return result
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from statebox.metrics import (
     FDR_LEVEL,
+    ExactTest,
     TaskCounts,
     benjamini_hochberg,
     compare_runs,
@@ -50,6 +51,26 @@ def test_two_identical_runs_get_an_interval_of_about_two_over_t() -> None:
     result = compare_runs(same, same)
     assert result.diff == 0 and result.interval is not None and result.interval.hi is not None
     assert result.interval.lo == pytest.approx(-result.interval.hi) and 0.04 < result.interval.hi < 0.06
+
+
+def test_boschloo_is_the_largest_null_probability_of_a_table_at_least_as_extreme() -> None:
+    test = ExactTest()
+    # 0/5 against 5/5: only the two most extreme tables, 2 x 0.5^10 at the worst common rate 0.5
+    assert test.p_value(0, 5, 5, 5) == pytest.approx(2 / 1024)
+    assert test.p_value(0, 4, 4, 4) == pytest.approx(2 / 256)
+    assert test.p_value(2, 5, 2, 5) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("a", "b"), [((0, 5), (3, 5)), ((7, 12), (1, 8)), ((3, 4), (1, 4)), ((2, 20), (9, 20))])
+def test_boschloo_is_never_above_fisher(a: tuple[int, int], b: tuple[int, int]) -> None:
+    assert ExactTest().p_value(a[0], a[1], b[0], b[1]) <= fisher_exact(a[0], a[1], b[0], b[1]) + 1e-12
+
+
+def test_a_single_complete_flip_among_forty_tasks_at_five_repeats_is_listed() -> None:
+    # p = 2/1024 is below Benjamini-Hochberg's first threshold 0.1 / 40; 0/5 -> 3/5 (p = 0.06) is not
+    a = [TaskCounts("flip", 5, 0), TaskCounts("some", 5, 0)] + [TaskCounts(f"t{i}", 5, 3) for i in range(38)]
+    b = [TaskCounts("flip", 5, 5), TaskCounts("some", 5, 3)] + [TaskCounts(f"t{i}", 5, 3) for i in range(38)]
+    assert compare_runs(a, b).changed == ("flip",)
 
 
 def test_fisher_exact_matches_hand_computed_values() -> None:

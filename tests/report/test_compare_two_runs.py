@@ -55,21 +55,26 @@ def test_compare_json_flips_are_strict_majorities_beside_their_no_change_expecta
 
 
 def test_at_four_repeats_no_single_task_change_is_beyond_chance(sides: tuple[Any, Any]) -> None:
-    # r3 goes 0/4 -> 3/4: Fisher p = 0.14, not a discovery among 5 tasks
+    # r3 goes 0/4 -> 3/4: Boschloo p = 0.07, not a discovery among 5 tasks (first threshold 0.1 / 5)
     result = compare(*sides)
     assert (result["changed"], result["gained"], result["lost"], result["changed_detail"]) == ([], [], [], [])
     assert result["fdr_level"] == 0.1
 
 
 def test_changed_tasks_are_those_beyond_chance_with_their_counts(tmp_path: Path, synth: Any) -> None:
-    # ten tasks from 0/4 to 4/4 (p = 2/70 each) among fifteen; five stay 2/4
+    # ten tasks from 0/4 to 4/4 (Boschloo p = 2 / 2^8 each) among fifteen; five stay 2/4
     a_patterns = {f"t{i:02d}": ("retail", "FFFF" if i < 10 else "PPFF") for i in range(15)}
     b_patterns = {f"t{i:02d}": ("retail", "PPPP" if i < 10 else "PFPF") for i in range(15)}
     a = pick_side(_run(tmp_path, synth, "a", a_patterns, "openai:base"), None)[0]
     b = pick_side(_run(tmp_path, synth, "b", b_patterns, "openai:cand"), None)[0]
     result = compare(a, b)
     assert result["changed"] == [f"t{i:02d}" for i in range(10)] == result["gained"]
-    assert result["changed_detail"][0] == {"task_id": "t00", "a": [0, 4], "b": [4, 4], "p_value": pytest.approx(2 / 70)}
+    assert result["changed_detail"][0] == {
+        "task_id": "t00",
+        "a": [0, 4],
+        "b": [4, 4],
+        "p_value": pytest.approx(2 / 256),
+    }
 
 
 def test_tasks_whose_content_differs_are_not_paired_and_are_listed(tmp_path: Path, synth: Any) -> None:

@@ -82,8 +82,8 @@ def test_compare_json(app: typer.Typer, runner: CliRunner, tmp_path: Path, synth
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) >= {"a", "b", "tasks", "pass_at_1_a", "pass_at_1_b", "diff", "diff_ci", "flip_rate", "changed"}
-    # r3 going 0/4 -> 4/4 flips its majority, but one such task among five is not beyond chance (p = 2/70)
-    assert (data["tasks"], data["changed"], data["flip_rate"]) == (5, [], pytest.approx(0.2))
+    # r3 going 0/4 -> 4/4 is beyond chance even among five tasks: Boschloo p = 2 / 2^8 <= 0.1 / 5
+    assert (data["tasks"], data["changed"], data["flip_rate"]) == (5, ["r3"], pytest.approx(0.2))
     assert data["diff"] == pytest.approx(0.2)
 
 

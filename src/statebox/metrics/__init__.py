@@ -41,7 +41,7 @@ from statebox.metrics.curves import (
     pass_hat_k_plugin_curve,
 )
 from statebox.metrics.estimators import Estimator, pass_at_k, pass_hat_k, pass_hat_k_plugin
-from statebox.metrics.exact import benjamini_hochberg, fisher_exact
+from statebox.metrics.exact import ExactTest, benjamini_hochberg, fisher_exact
 from statebox.metrics.intervals import (
     ClusteredEstimate,
     Interval,
@@ -64,6 +64,7 @@ __all__ = [
     "ClusteredEstimate",
     "CurvePoint",
     "Estimator",
+    "ExactTest",
     "Interval",
     "ObservedKOfK",
     "PairedComparison",

@@ -5,7 +5,7 @@
   always passing: T tasks cannot rule out that much change among the tasks not sampled, so
   two identical runs get about +/- 2 / T rather than a point. Realistic spreads at T = 40 and
   5 repeats are above the floor; it never binds at T = 500;
-- changed tasks: Fisher's exact test per task, Benjamini-Hochberg at q = FDR_LEVEL over the
+- changed tasks: Boschloo's exact test per task, Benjamini-Hochberg at q = FDR_LEVEL over the
   paired tasks (exact.py); `gained` / `lost` split them by direction;
 - the majority-flip rate: the share of paired tasks passed by a strict majority of attempts in
   one run and not in the other, beside its expectation if nothing changed (each task keeping
@@ -23,7 +23,7 @@ from math import comb, sqrt
 from statistics import fmean
 
 from statebox.metrics.counts import TaskCounts
-from statebox.metrics.exact import benjamini_hochberg, fisher_exact
+from statebox.metrics.exact import ExactTest, benjamini_hochberg
 from statebox.metrics.intervals import Interval, critical_values
 
 FDR_LEVEL = 0.10
@@ -89,16 +89,25 @@ def diff_interval(diffs: Sequence[float], confidence: float = 0.95) -> Interval 
 
 
 def compare_runs(
-    a: Sequence[TaskCounts], b: Sequence[TaskCounts], *, q: float = FDR_LEVEL, confidence: float = 0.95
+    a: Sequence[TaskCounts],
+    b: Sequence[TaskCounts],
+    *,
+    q: float = FDR_LEVEL,
+    confidence: float = 0.95,
+    test: ExactTest | None = None,
 ) -> PairedComparison:
-    """Compare run b against run a on the tasks both finished (task ids sorted for determinism)."""
+    """Compare run b against run a on the tasks both finished (task ids sorted for determinism).
+
+    `test` may be shared across many comparisons (it remembers the p-values it computed).
+    """
+    test = test or ExactTest()
     index_a, index_b = _index(a, "a"), _index(b, "b")
     shared = sorted(t for t in index_a.keys() & index_b.keys() if index_a[t].n >= 1 and index_b[t].n >= 1)
     pairs = [(index_a[t], index_b[t]) for t in shared]
     rates_a = [x.c / x.n for x, _ in pairs]
     rates_b = [y.c / y.n for _, y in pairs]
     diffs = [rb - ra for ra, rb in zip(rates_a, rates_b, strict=True)]
-    p_values = [fisher_exact(x.c, x.n, y.c, y.n) for x, y in pairs]
+    p_values = [test.p_value(x.c, x.n, y.c, y.n) for x, y in pairs]
     rejected = benjamini_hochberg(p_values, q) if pairs else []
     changed = [t for t, r in zip(shared, rejected, strict=True) if r]
     flips = sum(majority_passes(x) != majority_passes(y) for x, y in pairs)

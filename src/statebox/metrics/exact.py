@@ -1,17 +1,23 @@
-"""Fisher's exact test for two pass rates, and Benjamini-Hochberg false-discovery control.
+"""Exact tests that two pass rates are equal, and Benjamini-Hochberg false-discovery control.
 
 Fisher's test conditions on the total number of passes: under "no change", the passes of run a
-among all passes are hypergeometric. Its two-sided p-value sums the probabilities of every table
-no more likely than the observed one. It is exact (never anti-conservative) at any n, which is
-what small repeat counts need; Benjamini-Hochberg then keeps the expected share of false
-discoveries among the listed tasks at or below q, and with no real change anywhere, the chance
-of listing any task at all at or below q.
+among all passes are hypergeometric; its two-sided p-value sums the probabilities of every table
+no more likely than the observed one. Boschloo's test (`ExactTest`) uses that p-value as its
+statistic but does not condition: its p-value is the largest probability, over every common pass
+rate, of a table at least as extreme. Both are exact (never anti-conservative) at any n, which
+small repeat counts need; Boschloo's is uniformly more powerful (0/5 against 5/5: Fisher 0.0079,
+Boschloo 0.0020). Benjamini-Hochberg then keeps the expected share of false discoveries among
+the listed tasks at or below q, and with no real change anywhere, the chance of listing any task
+at all at or below q.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from math import comb
+
+GRID = 200  # points on [0, 1] where the nuisance pass rate is searched before refining
+REFINE_STEPS = 40
 
 RELATIVE_TIE = 1 + 1e-9  # tables this close in probability to the observed one count as "as likely"
 
@@ -42,3 +48,58 @@ def benjamini_hochberg(p_values: Sequence[float], q: float) -> list[bool]:
     for i in order[:cutoff]:
         rejected[i] = True
     return rejected
+
+
+def _probability(weights: Sequence[float], total: int, rate: float) -> float:
+    """P(a table in the region) at a common pass rate: sum over s of weights[s] rate^s (1-rate)^(total-s)."""
+    return sum(w * rate**s * (1 - rate) ** (total - s) for s, w in enumerate(weights) if w)
+
+
+def _supremum(weights: Sequence[float], total: int) -> float:
+    """The largest `_probability` over rates in [0, 1]: a grid search, then golden-section refinement."""
+    values = [_probability(weights, total, g / GRID) for g in range(GRID + 1)]
+    best = max(range(GRID + 1), key=values.__getitem__)
+    lo, hi = max(0, best - 1) / GRID, min(GRID, best + 1) / GRID
+    ratio = (5**0.5 - 1) / 2
+    for _ in range(REFINE_STEPS):
+        left, right = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if _probability(weights, total, left) >= _probability(weights, total, right):
+            hi = right
+        else:
+            lo = left
+    return max(values[best], _probability(weights, total, (lo + hi) / 2))
+
+
+class ExactTest:
+    """Boschloo's exact unconditional test of p_a = p_b, remembering what it computed.
+
+    The memory is per instance: create one per comparison, or share one across many (a simulation).
+    """
+
+    def __init__(self) -> None:
+        self._fisher: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
+        self._p: dict[tuple[int, int, int, int], float] = {}
+
+    def _fisher_table(self, attempts_a: int, attempts_b: int) -> dict[tuple[int, int], float]:
+        key = (attempts_a, attempts_b)
+        if key not in self._fisher:
+            self._fisher[key] = {
+                (x, y): fisher_exact(x, attempts_a, y, attempts_b)
+                for x in range(attempts_a + 1)
+                for y in range(attempts_b + 1)
+            }
+        return self._fisher[key]
+
+    def p_value(self, passed_a: int, attempts_a: int, passed_b: int, attempts_b: int) -> float:
+        """Two-sided Boschloo p-value for passed_a / attempts_a against passed_b / attempts_b."""
+        key = (passed_a, attempts_a, passed_b, attempts_b)
+        if key not in self._p:
+            table = self._fisher_table(attempts_a, attempts_b)
+            observed = table[(passed_a, passed_b)]
+            total = attempts_a + attempts_b
+            weights = [0.0] * (total + 1)
+            for (x, y), p in table.items():
+                if p <= observed * RELATIVE_TIE:
+                    weights[x + y] += comb(attempts_a, x) * comb(attempts_b, y)
+            self._p[key] = min(1.0, _supremum(weights, total))
+        return self._p[key]

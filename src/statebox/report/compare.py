@@ -149,7 +149,7 @@ def render_comparison(result: models.CompareDocument, console: Console) -> None:
     console.print(_difference_line(result))
     console.print(
         Text(
-            f"changed beyond chance (Fisher's exact test per task, false-discovery rate {result.fdr_level:.0%}): "
+            f"changed beyond chance (Boschloo's exact test per task, false-discovery rate {result.fdr_level:.0%}): "
             f"{len(result.changed)} of {result.tasks}",
             style="bold",
         )

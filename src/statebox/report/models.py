@@ -111,7 +111,7 @@ class Unpaired(_Model):
 
 
 class ChangedTask(_Model):
-    """A task whose pass rate differs beyond chance: passes/attempts in each run and the test's p-value."""
+    """A task whose pass rate differs beyond chance: passes/attempts in each run and Boschloo's p-value."""
 
     task_id: str
     a: list[int]  # [passed, attempts]
