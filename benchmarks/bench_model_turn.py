@@ -68,7 +68,8 @@ def fake_model(latency_ms: int) -> Iterator[str]:
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"the fake model did not start: {proc.stderr.read() if proc.stderr else ''}")
+                    message = proc.stderr.read() if proc.stderr else ""
+                    raise SystemExit(f"the fake model did not start: {message}") from None
                 time.sleep(0.05)
         yield base_url
     finally:
@@ -152,7 +153,9 @@ def main() -> None:
         run_once(campaign_config(base_url, work / "warm-up", 1, 1, first))
         for r in range(args.runs):
             out = work / f"run-{r}"
-            cpu, system, wall = run_once(campaign_config(base_url, out, args.repeat, args.concurrency, None, args.tools_via))
+            cpu, system, wall = run_once(
+                campaign_config(base_url, out, args.repeat, args.concurrency, None, args.tools_via)
+            )
             attempts, passed, calls = model_calls(out)
             per_turn.append(cpu / calls * 1000)
             print(
@@ -162,7 +165,8 @@ def main() -> None:
             )
         median = statistics.median(per_turn)
         verdict = "met" if median <= TARGET_MS else "missed"
-        print(f"\nstatebox CPU per model turn: median {median:.2f} ms over {args.runs} runs (target <= {TARGET_MS} ms: {verdict})")
+        summary = f"median {median:.2f} ms over {args.runs} runs (target <= {TARGET_MS} ms: {verdict})"
+        print(f"\nstatebox CPU per model turn: {summary}")
         if args.profile:
             profiler = cProfile.Profile()
             config = campaign_config(base_url, work / "profiled", args.repeat, args.concurrency, None, args.tools_via)
