@@ -12,7 +12,8 @@ from statebox.runner.plan import AgentKind, ToolsVia, UserKind
 
 WORKERS_HELP = (
     "Processes, each running a slice at --concurrency; 0 = auto (one per core, up to 4, "
-    "for the reference/no-op agents on 200+ attempts; else 1)."
+    "for the reference/no-op agents on 200+ attempts; for the LLM agent one per 50 attempts "
+    "in flight, sharing --concurrency out; else 1)."
 )
 
 

@@ -16,6 +16,8 @@ import queue as queue_module
 import signal
 from typing import TYPE_CHECKING
 
+from statebox.runner.errors import CampaignStopped
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from multiprocessing.process import BaseProcess
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 
 _PR_SET_PDEATHSIG = 1
 _DONE = "done"
+_STOP = "stop"  # a worker hit an error every attempt would repeat (runner/errors.py stopping_error)
 
 
 def run_in_processes(
@@ -53,6 +56,11 @@ def run_in_processes(
         if outcome == _DONE:
             running -= 1
             continue
+        if outcome == _STOP:
+            for p in procs:
+                p.kill()
+                p.join()
+            raise CampaignStopped(detail)
         result.add(outcome, detail)
         on_outcome(outcome, detail)
     for p in procs:
@@ -73,6 +81,8 @@ def _worker_main(campaign: Campaign, items: list[WorkItem], reports: Queue[tuple
     _die_with(parent)
     try:
         asyncio.run(campaign.execute(items, lambda outcome, detail: reports.put((outcome, detail))))
+    except CampaignStopped as stop:
+        reports.put((_STOP, str(stop)))
     finally:
         reports.put((_DONE, ""))
 
