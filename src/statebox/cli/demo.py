@@ -16,6 +16,7 @@ from statebox.report.aggregate import report_document
 from statebox.report.html import write_html
 from statebox.report.runs import load_runs
 from statebox.report.terminal import render_report
+from statebox.runner.builtin import DEMO_SUITE
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
 
@@ -37,7 +38,7 @@ def demo(
     out: Annotated[Path, typer.Option(help="Where the demo's runs and report go (replaced on each run).")] = Path(
         "runs/demo"
     ),
-    suite: Annotated[str, typer.Option(help="Built-in suite to run.")] = "retail",
+    suite: Annotated[str, typer.Option(help="Built-in suite to run.")] = DEMO_SUITE,
     repeat: Annotated[int, typer.Option(min=1, help="Attempts per task.")] = 5,
     error_rate: Annotated[float, typer.Option(help="How often the flaky fake model makes a mistake.")] = 0.3,
 ) -> None:

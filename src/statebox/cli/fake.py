@@ -1,4 +1,4 @@
-"""`statebox fake-model`: a scripted OpenAI-compatible model endpoint for tests and demos."""
+"""`statebox fake-model`: a scripted model endpoint (the OpenAI chat API) for tests and demos."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from statebox.tasks import Suite, TaskFileError, discover_domains, load_suite
 from statebox.tasks.provider import Listing, SuiteError, SuiteInfo, SuiteProvider, ValidationReport
 
 ALL_DOMAINS = "builtin"
+DEMO_SUITE = "retail"  # what `statebox demo` runs unless told otherwise
 
 
 class BuiltinSuites(SuiteProvider[Suite]):
