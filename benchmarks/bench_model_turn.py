@@ -37,6 +37,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import statebox
 from statebox.runner.campaign import Campaign
@@ -111,6 +112,49 @@ def model_calls(out: Path) -> tuple[int, int, int]:
     return attempts, passed, calls
 
 
+def client_alone(base_url: str, calls: int) -> float:
+    """CPU microseconds per `complete` call of the model client alone, on a retail-sized request.
+
+    The request is what the agent sends in mid-conversation: the instructions and retail's policy,
+    its 36 tools, the opening message and four tool-call rounds. Sent `calls` times in a row (after
+    20 warm-up calls), as one attempt would send it: with the tools prepared once where the client
+    has PreparedTools.
+    """
+    from statebox.agents.llm_agent import agent_instructions
+    from statebox.domains.retail import DOMAIN
+    from statebox.llm import Message, ToolCall, ToolDef, make_client
+
+    specs = DOMAIN.tools.specs()
+    tools: Any = [ToolDef(name=t.name, description=t.description, input_schema=t.input_schema) for t in specs]
+    try:
+        from statebox.llm import PreparedTools
+
+        tools = PreparedTools(tools)
+    except ImportError:  # a checkout from before PreparedTools
+        pass
+    task = sorted(load_suite("retail").tasks, key=lambda t: t.id)[0]
+    messages = [
+        Message(role="system", content=f"{agent_instructions()}\n\n# Policy\n\n{DOMAIN.policy}"),
+        Message(role="user", content=task.opening_message),
+    ]
+    for i in range(4):
+        call = ToolCall.from_arguments(f"call_{i}", "get_order", {"order_id": f"ORD-9{i:04d}"})
+        messages.append(Message(role="assistant", tool_calls=[call]))
+        result = json.dumps({"id": call.id, "rows": [i] * 40})
+        messages.append(Message(role="tool", tool_call_id=call.id, content=result))
+
+    async def measure() -> float:
+        async with make_client("openai:fake", base_url=base_url) as client:
+            for _ in range(20):
+                await client.complete(messages, tools)
+            started = time.process_time()
+            for _ in range(calls):
+                await client.complete(messages, tools)
+            return (time.process_time() - started) / calls * 1e6
+
+    return asyncio.run(measure())
+
+
 def run_once(config: CampaignConfig, profiler: cProfile.Profile | None = None) -> tuple[float, float, float]:
     """(CPU seconds, of which system, wall seconds) of one campaign in this process."""
     campaign = Campaign(config)
@@ -138,6 +182,7 @@ def main() -> None:
     parser.add_argument("--tools-via", default="memory", help="memory (in-process MCP, the default) or direct")
     parser.add_argument("--profile", action="store_true", help="cProfile one more campaign, print the top functions")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--client-calls", type=int, default=300, help="calls of the model client alone")
     args = parser.parse_args()
 
     here = Path(statebox.__file__).resolve().parent
@@ -165,6 +210,8 @@ def main() -> None:
             )
         median = statistics.median(per_turn)
         verdict = "met" if median <= TARGET_MS else "missed"
+        client_us = client_alone(base_url, args.client_calls)
+        print(f"model client alone, one retail-sized request: {client_us:.0f} us CPU per call")
         summary = f"median {median:.2f} ms over {args.runs} runs (target <= {TARGET_MS} ms: {verdict})"
         print(f"\nstatebox CPU per model turn: {summary}")
         if args.profile:

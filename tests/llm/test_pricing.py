@@ -17,7 +17,7 @@ from statebox.llm import (
     price_table_for,
 )
 
-from .fake_endpoints import FakeEndpoint, openai_reply
+from .fake_endpoints import FakeEndpoint, anthropic_reply, openai_reply
 
 HI = [Message(role="user", content="Hi")]
 MILLION_EACH = Usage(input=1_000_000, cached_input=1_000_000, cache_write=1_000_000, output=1_000_000)
@@ -82,3 +82,25 @@ async def test_completion_carries_the_cost_of_its_usage(endpoint: FakeEndpoint, 
         assert (await priced.complete(HI)).cost_usd == pytest.approx(0.002 + 0.004)
         assert (await unpriced.complete(HI)).cost_usd is None
         assert priced.price_table() == {"source": "override", **prices.root["openai:my-model"].table()}
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("spec", ["openai:gpt-4o", "anthropic:claude-sonnet-4-5"])
+async def test_a_catalogue_priced_completion_costs_what_cost_usd_says(
+    endpoint: FakeEndpoint, fast_retry: RetryPolicy, spec: str
+):
+    if spec.startswith("openai:"):
+        usage = {"prompt_tokens": 12_000, "completion_tokens": 900, "prompt_tokens_details": {"cached_tokens": 8_000}}
+        endpoint.script(openai_reply(usage=usage))
+        client = make_client(spec, base_url=endpoint.openai_url, retry=fast_retry)
+    else:
+        usage = {"input_tokens": 3_000, "cache_read_input_tokens": 8_000, "output_tokens": 900}
+        endpoint.script(anthropic_reply(usage=usage))
+        client = make_client(spec, base_url=endpoint.url, api_key="k", retry=fast_retry)
+
+    async with client:
+        completion = await client.complete(HI)
+
+    expected = cost_usd(spec, completion.usage)
+    assert expected is not None and expected > 0
+    assert completion.cost_usd == pytest.approx(expected)
