@@ -65,13 +65,9 @@ class H1Connection:
         self.reusable = False  # until the response has been read to its end
         self._writer.write(head + body)
         await self._writer.drain()
-        try:
-            status_and_headers = await self._reader.readuntil(b"\r\n\r\n")
-        except asyncio.IncompleteReadError as exc:
-            raise Disconnected("server closed the connection without a response", started=bool(exc.partial)) from None
-        except asyncio.LimitOverrunError:
-            raise ProtocolError("response headers too long") from None
-        status, headers, keep_alive = _parse_head(status_and_headers)
+        status, headers, keep_alive = _parse_head(await self._head())
+        while 100 <= status < 200:  # informational (100 Continue, 103 Early Hints): the response follows
+            status, headers, keep_alive = _parse_head(await self._head(started=True))
         content, framed = await self._body(status, headers)
         self.reusable = keep_alive and framed
         self.idle_since = time.monotonic()
@@ -89,9 +85,19 @@ class H1Connection:
         self.reusable = False
         self._writer.close()
 
+    async def _head(self, *, started: bool = False) -> bytes:
+        """The status line and headers, up to the blank line."""
+        try:
+            return await self._reader.readuntil(b"\r\n\r\n")
+        except asyncio.IncompleteReadError as exc:
+            message = "server closed the connection without a response"
+            raise Disconnected(message, started=started or bool(exc.partial)) from None
+        except asyncio.LimitOverrunError:
+            raise ProtocolError("response headers too long") from None
+
     async def _body(self, status: int, headers: Mapping[str, str]) -> tuple[bytes, bool]:
         """The body, and whether its end was framed (else the connection had to end it)."""
-        if status in (204, 304) or 100 <= status < 200:
+        if status in (204, 304):
             return b"", True
         try:
             if "chunked" in headers.get("transfer-encoding", "").lower():
