@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from statebox.agents.transcript import Transcript
 from statebox.judge import Discrepancy
+from statebox.judge.fidelity import SimulatorFault
 from statebox.judge.rubrics import RubricResult
 from statebox.llm.meter import sum_costs
 from statebox.llm.types import Usage
@@ -59,6 +60,7 @@ class TrialRecord(BaseModel):
     customer_end_reason: EndReason | None = None
     signature: str | None = None
     discrepancies: list[Discrepancy] = Field(default_factory=list)
+    simulator_faults: list[SimulatorFault] = Field(default_factory=list)  # the simulated customer's, not the agent's
     rubrics: list[RubricResult] = Field(default_factory=list)
     usage: dict[str, Usage] = Field(default_factory=lambda: {r: Usage() for r in ROLES})
     cost_usd: dict[str, float | None] = Field(default_factory=lambda: _zero_costs())
