@@ -51,7 +51,7 @@ def test_a_suite_judging_the_final_reply_sees_only_the_refusal(endpoint: Any) ->
 
 
 def test_a_rubric_narrowed_to_the_final_reply_is_judged_there_on_any_suite(endpoint: Any) -> None:
-    assert judged(endpoint, Rubric(question=QUESTION, on="final_reply"), "conversation") == "no"
+    assert judged(endpoint, Rubric(question=QUESTION, judged_on="final_reply"), "conversation") == "no"
 
 
 def test_the_thinkingbox_suite_keeps_its_final_message_rule() -> None:
@@ -60,3 +60,21 @@ def test_the_thinkingbox_suite_keeps_its_final_message_rule() -> None:
 
     assert load_suite("retail").rubrics_on == "conversation"
     assert TbSuite.rubrics_on == "final_reply"
+
+
+def test_a_rubric_narrowed_in_yaml_keeps_its_scope() -> None:
+    import yaml
+
+    from statebox.tasks import Task
+
+    doc = yaml.safe_load("""
+id: t
+domain: d
+opening_message: hi
+customer: {goal: g}
+rubrics:
+  - Did the agent greet the customer?
+  - {question: "Did the final reply state the amount?", judged_on: final_reply}
+""")
+    task = Task.model_validate(doc)
+    assert [r.judged_on for r in task.rubric_questions()] == [None, "final_reply"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from kitdemo import DDL, DOMAIN, NOW, POLICY, seed
 
+from kitdemo import DDL, DOMAIN, NOW, POLICY, seed
 from statebox.kit import build_domain, helpdesk
 from statebox.tasks import Suite
 from statebox.world import Session
@@ -81,3 +81,19 @@ def test_a_one_letter_typo_finds_the_right_policy_section_in_the_top_three(suite
                          ("corse fees", "Course fees")]:
         titles = [hit["title"] for hit in call(session, "search_policy", query=query)]
         assert title in titles, f"{query!r} found {titles}"
+
+
+def test_a_code_mistyped_once_then_right_ends_like_a_code_right_first_time(suite: Suite) -> None:
+    from statebox.judge import judge_attempt, rules_for
+
+    task = suite.tasks[0]
+
+    def verified(tries: list[str]) -> Any:
+        session = suite.open_session(task)
+        call(session, "send_verification_code", member_id="MEM-1")
+        code = session.one("SELECT code FROM verification_codes")["code"]  # type: ignore[index]
+        for t in [*tries, code]:
+            call(session, "check_verification_code", member_id="MEM-1", code=t)
+        return session.effects()
+
+    assert judge_attempt(verified(["000000"]), [verified([])], rules_for(suite, task)).passed

@@ -1,7 +1,7 @@
 """The rubric judge: yes/no questions on what the agent told the customer, answered by a judge model.
 
 A question is judged on everything the agent said to the customer (built-in suites) or on its
-final reply only (ThinkingBox-Bench's rule, or a rubric that says `on: final_reply`).
+final reply only (ThinkingBox-Bench's rule, or a rubric that says `judged_on: final_reply`).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class RubricJudge:
         """Each question on its scope: the rubric's own `on`, else the suite's `default`."""
         results = []
         for rubric in rubrics:
-            scope = rubric.on or default
+            scope = rubric.judged_on or default
             q = rubric.question
             messages = [
                 Message(role="system", content=_PROMPTS[scope]),

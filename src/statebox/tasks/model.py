@@ -82,12 +82,12 @@ class Expectation(Strict):
 class Rubric(Strict):
     """A yes/no question on what the agent told the customer, judged by a model.
 
-    `on` narrows it to the agent's final reply where that is the point; by default it is judged
+    `judged_on` narrows it to the agent's final reply where that is the point; by default it is judged
     on the suite's rule (built-in suites: everything the agent said to the customer).
     """
 
     question: str
-    on: Literal["conversation", "final_reply"] | None = None
+    judged_on: Literal["conversation", "final_reply"] | None = None  # not `on`: YAML reads that as true
 
 
 class Limits(Strict):
