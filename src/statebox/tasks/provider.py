@@ -156,9 +156,6 @@ class SuiteProvider(ABC, Generic[S]):
     def validate(self, suite: S, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """Check every task of an opened suite; `on_done` is called once per task checked."""
 
-    def option_defaults(self) -> dict[str, Any]:
-        return {o.name: o.default for o in self.options}
-
 
 def suite_providers() -> list[SuiteProvider[Any]]:
     """Every registered provider, in the order of their entry-point names."""
