@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 from statebox.judge.mutants import mutants
 from statebox.judge.reference_trace import CheckValidation, reference_trace, validate_checks
 from statebox.judge.replay import ReferenceFailed, judge_attempt, replay, required_effects, rules_for
+from statebox.judge.trace import violations
 from statebox.tasks import RefCall, Suite, Task
 from statebox.tasks.checks import check_tools
 from statebox.tasks.references import references_in
@@ -99,11 +100,15 @@ def validate_task(suite: Suite, task: Task) -> TaskValidation:
 
 
 def _needed(suite: Suite, task: Task, index: int, required: list[Effects]) -> bool:
+    """Without this call the end state is not reached, or the trace breaks one of the task's checks."""
+    played: list[tuple[RefCall, ToolOutcome]] = []
     try:
-        without = replay(suite, task, task.reference, skip=[index])
+        without = replay(suite, task, task.reference, skip=[index], played=played)
     except ReferenceFailed:
         return True  # a later call depends on it: leaving it out cannot reach the end state
-    return not judge_attempt(without, required, rules_for(suite, task)).passed
+    if not judge_attempt(without, required, rules_for(suite, task)).passed:
+        return True
+    return bool(task.checks) and bool(violations(task.checks, reference_trace(task, played), task.customer.facts))
 
 
 def _customer_side(suite: Suite, task: Task, session: Session) -> list[str]:
