@@ -69,12 +69,12 @@ class RunDir:
     def trials(self) -> list[TrialRecord]:
         """Finished attempts, first record per trial id. A line that cannot be read is refused (RunDirError)."""
         seen: dict[str, TrialRecord] = {}
-        for rec in _records(self.path / TRIALS, TrialRecord):
+        for rec in read_records(self.path / TRIALS, TrialRecord):
             seen.setdefault(rec.trial_id, rec)
         return list(seen.values())
 
     def errors(self) -> list[ErrorRecord]:
-        return list(_records(self.path / ERRORS, ErrorRecord))
+        return list(read_records(self.path / ERRORS, ErrorRecord))
 
     def repair(self) -> None:
         """Before appending to a run that may have been killed: end any torn last line."""
@@ -93,7 +93,7 @@ class RunDir:
         os.replace(tmp, self.path / ERRORS)
 
 
-def _records(path: Path, model: type[Record]) -> Iterator[Record]:
+def read_records(path: Path, model: type[Record]) -> Iterator[Record]:
     """The records of a .jsonl file, in order. Skipped: blank lines, lines a repair marked as torn, and
     an unterminated last line (a writer killed mid-line, or still writing it). Anything else that does
     not read as a record of a version this statebox knows is a RunDirError naming the file and line."""
