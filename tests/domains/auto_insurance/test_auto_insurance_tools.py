@@ -262,3 +262,8 @@ def test_garaging_cannot_move_to_another_state(suite: Suite) -> None:
     assert outcome.error_kind == "precondition_failed" and "new policy" in outcome.text
     assert s.effects().is_empty()
     s.close()
+
+
+def test_the_policy_is_searchable_with_a_typo(seed_session: Session) -> None:
+    hits = ok(seed_session, "search_policy", query="totl loss threshold")
+    assert "75%" in str(hits)
