@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 from collections.abc import Iterator
@@ -13,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from statebox.runner.record import SCHEMA_VERSION, ErrorRecord, TrialRecord
 
 MANIFEST, TRIALS, ERRORS = "manifest.json", "trials.jsonl", "errors.jsonl"
+DIGEST = "trials.digest"  # the chained digest of trials.jsonl (see the section at the end of this file)
 # Appended by `repair()` to a line torn by a killed writer: readers skip such lines (and only those).
 TORN_MARK = " <- torn: the writer was killed mid-line; statebox skips this line"
 Record = TypeVar("Record", bound=BaseModel)
@@ -82,7 +85,10 @@ class RunDir:
         _repair_torn_tail(self.path / ERRORS)
 
     def append_trial(self, record: TrialRecord) -> None:
-        _append(self.path / TRIALS, record.model_dump_json())
+        line = record.model_dump_json()
+        with _DigestLock(self.path / DIGEST) as fd:  # the line and its digest, together, one writer at a time
+            _append(self.path / TRIALS, line)
+            _append_digest(fd, record.trial_id, line)
 
     def append_error(self, record: ErrorRecord) -> None:
         _append(self.path / ERRORS, record.model_dump_json())
@@ -179,3 +185,53 @@ def _last_line(f: BinaryIO) -> bytes | None:
             return block[cut + 1 :]
     f.seek(0)
     return f.read(end)
+
+
+# --- The chained digest of trials.jsonl (docs/contracts.md, "The trial digest") -----------------------
+# trials.digest has one JSON line per trial line appended: {"trial_id", "sha256"}, where sha256 chains
+# the previous entry's digest with the exact text of the trial line. `statebox verify` recomputes it,
+# so a trial line edited, removed or reordered afterwards is found.
+DIGEST_SEED = hashlib.sha256(b"statebox trials.digest v1").hexdigest()
+
+
+def chain_digest(previous: str, line: str) -> str:
+    """The digest of one trial line, given the digest of the line before it (DIGEST_SEED for the first)."""
+    return hashlib.sha256(f"{previous}\n{line}".encode()).hexdigest()
+
+
+class _DigestLock:
+    """The digest file, open for appending and exclusively locked (workers append from several processes)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd = -1
+
+    def __enter__(self) -> int:
+        self.fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self.fd
+
+    def __exit__(self, *exc: object) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+
+
+def _append_digest(fd: int, trial: str, line: str) -> None:
+    previous = _last_digest(fd)
+    entry = json.dumps({"trial_id": trial, "sha256": chain_digest(previous, line)}) + "\n"
+    data = memoryview(entry.encode())
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+def _last_digest(fd: int) -> str:
+    """The last complete entry's digest (DIGEST_SEED when there is none); read from the file's tail only."""
+    end = os.lseek(fd, 0, os.SEEK_END)
+    tail = os.pread(fd, min(end, 4096), max(0, end - 4096)).decode(errors="replace")
+    lines = [s for s in tail.split("\n")[:-1] if s.strip()] if tail.endswith("\n") else []
+    if not lines:
+        return DIGEST_SEED
+    try:
+        return str(json.loads(lines[-1])["sha256"])
+    except (ValueError, KeyError, TypeError):
+        return DIGEST_SEED  # an unreadable tail breaks the chain here, and `statebox verify` says so
