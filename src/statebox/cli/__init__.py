@@ -7,7 +7,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from statebox.cli import catalog, demo, fake, report, run, serve
+from statebox.cli import catalog, demo, fake, offline, report, run, serve
 from statebox.cli.common import fail
 from statebox.tasks.provider import suite_providers
 
@@ -40,6 +40,7 @@ serve.register(app)
 report.register(app)
 fake.register(app)
 demo.register(app)
+offline.register(app, _providers)
 
 
 def main() -> None:

@@ -1,0 +1,66 @@
+"""`statebox regrade`, `verify`, `show` and `play`: working with runs and tasks offline (statebox.offline)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from statebox.cli.common import fail
+from statebox.cli.options import SuiteOptions, command
+from statebox.offline.regrade import RegradeError, RegradeResult, regrade_run
+from statebox.offline.run_suite import open_run_suite
+from statebox.runner.store import RunDir, RunDirError
+from statebox.tasks.provider import SuiteError, SuiteProvider, TaskSet
+
+RunDirArg = Annotated[Path, typer.Argument(help="A run directory.", show_default=False)]
+
+
+def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
+    # The suite's own options are those of `statebox tasks` (e.g. --data): enough to open it again.
+    app.command("regrade")(command("tasks", RegradeOptions, regrade, providers))
+
+
+@dataclass(frozen=True)
+class RegradeOptions:
+    run_dir: RunDirArg
+    out: Annotated[Path | None, typer.Option(help="The new run directory (default: RUN_DIR-regraded).")] = None
+
+
+def regrade(opts: RegradeOptions, suite_options: SuiteOptions) -> None:
+    """Judge every stored attempt again with today's judge and tasks, into a new run directory (no model calls)."""
+    out = opts.out or opts.run_dir.with_name(opts.run_dir.name + "-regraded")
+    suite, missing = _run_suite(opts.run_dir, suite_options)
+    try:
+        result = regrade_run(opts.run_dir, out, suite, missing)
+    except (RegradeError, RunDirError) as e:
+        fail(str(e))
+    print_regrade(result, Console(highlight=False, soft_wrap=True))
+
+
+def _run_suite(run_dir: Path, suite_options: SuiteOptions) -> tuple[TaskSet, list[str]]:
+    try:
+        return open_run_suite(RunDir(run_dir), suite_options)
+    except (SuiteError, RunDirError) as e:
+        fail(str(e))
+
+
+def print_regrade(result: RegradeResult, console: Console) -> None:
+    console.print(f"regraded {result.trials} attempts into {escape(str(result.out))}")
+    if result.changed_tasks:
+        console.print(f"tasks changed since the run (required effects from today's reference): "
+                      f"{escape(', '.join(result.changed_tasks))}")  # fmt: skip
+    if result.missing_tasks:
+        console.print(f"tasks no longer in the suite (kept as recorded): {escape(', '.join(result.missing_tasks))}")
+    for note in result.notes:
+        console.print(f"[yellow]note:[/] {escape(note)}")
+    console.print(f"verdicts flipped: {len(result.flips)}")
+    for flip in result.flips:
+        arrow = "pass -> FAIL" if flip.before else "FAIL -> pass"
+        console.print(f"  {arrow}  {escape(flip.trial_id)}\n      {escape(flip.reason)}")
+    for before, after in zip(result.before, result.after, strict=False):
+        console.print(f"before  {escape(before.describe())}\nafter   {escape(after.describe())}")

@@ -1,0 +1,2 @@
+"""Offline tools over run directories and tasks: regrade, verify, show, play (no model or tool server needed,
+except the model a person plays against)."""
