@@ -25,7 +25,7 @@ def errored_run(tmp_path: Path, synth: Any) -> Path:
 def test_short_tasks_are_named_with_how_many_attempts_they_lack(errored_run: Path) -> None:
     e = _entry(errored_run)
     assert e["canonical"] is False and e["short_tasks"] == 1
-    assert e["shortfall"] == [{"task_id": "r1", "attempts": 3, "missing": 1, "errors": 1}]
+    assert e["shortfall"] == [{"task_id": "r1", "attempts": 3, "missing": 1, "errors": 1, "simulator_faults": 0}]
     assert e["by_domain"]["retail"]["shortfall"] == e["shortfall"]
     assert e["by_domain"]["insurance"]["canonical"] is True
 
@@ -52,6 +52,6 @@ def test_errors_as_failures_counts_them_as_failed_attempts(errored_run: Path) ->
 def test_a_shard_that_is_behind_makes_the_run_non_canonical(tmp_path: Path, synth: Any) -> None:
     trials = [t for t in synth.standard_trials() if t.repeat < 2 or t.task_id != "i2"]
     e = _entry(synth.write_run(tmp_path / "run", trials))
-    assert e["shortfall"] == [{"task_id": "i2", "attempts": 2, "missing": 2, "errors": 0}]
+    assert e["shortfall"] == [{"task_id": "i2", "attempts": 2, "missing": 2, "errors": 0, "simulator_faults": 0}]
     assert e["pass_at_k"]["4"] == pytest.approx(3 / 4)  # i2 cannot estimate at k = 4; r3 is 0
     assert (e["tasks_at_k"]["2"], e["tasks_at_k"]["4"]) == (5, 4), "each k says how many tasks it is over"

@@ -46,7 +46,7 @@ def test_one_dependable_task_and_one_short_task_named(issue_run: Path) -> None:
     assert (e["all_k"], e["all_k_tasks"], e["tasks"]) == (5, 1, 3)
     assert e["all_k_share"] == pytest.approx(1 / 3), "the share is over every task, short ones included"
     assert (e["short_tasks"], e["canonical"]) == (1, False)
-    assert e["shortfall"] == [{"task_id": "short", "attempts": 1, "missing": 4, "errors": 4}]
+    assert e["shortfall"] == [{"task_id": "short", "attempts": 1, "missing": 4, "errors": 4, "simulator_faults": 0}]
 
 
 def test_cost_per_dependable_task_is_total_spend_over_one(issue_run: Path) -> None:

@@ -77,6 +77,8 @@ def attempts_of(group: RunGroup, domains: dict[tuple[str, str], str]) -> list[At
             cost={role: t.cost_usd.get(role) for role in ROLES},
             signature=None if t.passed else t.signature,
             kinds=frozenset(d.kind for d in t.discrepancies),
+            checks=frozenset(d.check for d in t.discrepancies if d.kind == "policy_violation" and d.check),
+            faults=frozenset(f.kind for f in t.simulator_faults),
         )
         for t in group.trials
     ]

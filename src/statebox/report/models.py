@@ -26,6 +26,15 @@ class ShortTask(_Model):
     attempts: int
     missing: int
     errors: int  # of the missing attempts, how many are outstanding infrastructure errors
+    simulator_faults: int = 0  # of the missing attempts, how many finished with a simulator fault
+
+
+class TaskFlags(_Model):
+    """One task's policy violations (failed attempts per check) and simulator faults (attempts per kind)."""
+
+    task_id: str
+    policy_violations: dict[str, int]
+    simulator_faults: dict[str, int]
 
 
 class CostSummary(_Model):
@@ -55,6 +64,10 @@ class Summary(_Model):
     attempts: int
     infra_errors: int
     infra_error_kinds: dict[str, int]
+    simulator_faults: int  # finished attempts flagged: left out of every number below but spend
+    simulator_fault_share: float | None  # of the finished attempts, flagged ones included
+    simulator_fault_kinds: dict[str, int]  # flagged attempts per fault kind
+    simulator_fault_kind_shares: dict[str, float]  # the same over the finished attempts
     canonical: bool
     convention: Convention
     short_tasks: int
@@ -79,6 +92,8 @@ class Summary(_Model):
     failed_attempts: int
     signatures: dict[str, int]
     discrepancy_kinds: dict[str, int]
+    policy_violations: dict[str, int]  # failed attempts per violated trace check
+    flagged_tasks: list[TaskFlags]  # tasks with a policy violation or a simulator fault
 
 
 class RunEntry(Summary):

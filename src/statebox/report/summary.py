@@ -32,7 +32,7 @@ from statebox.metrics import (
     retention_interval,
     share_interval,
 )
-from statebox.report.models import Bounds, Convention, CostSummary, ShortTask, Summary
+from statebox.report.models import Bounds, Convention, CostSummary, ShortTask, Summary, TaskFlags
 
 ROLES = ("agent", "user", "judge")
 HEADLINE_KS = (1, 5, 10, 20)
@@ -56,10 +56,17 @@ class Attempt:
     kinds: frozenset[str] = frozenset()
     error_kind: str | None = None  # set only for an infrastructure error
     spend_recorded: bool = True
+    checks: frozenset[str] = frozenset()  # the trace checks the attempt violated
+    faults: frozenset[str] = frozenset()  # the kinds of simulator fault found in it
 
     @property
     def infra_error(self) -> bool:
         return self.error_kind is not None
+
+    @property
+    def simulator_fault(self) -> bool:
+        """The simulated customer misplayed its part: neither a pass nor an agent failure."""
+        return bool(self.faults)
 
 
 def headline_ks(repeats: int) -> list[int]:
@@ -68,8 +75,8 @@ def headline_ks(repeats: int) -> list[int]:
 
 
 def counted(attempts: Sequence[Attempt], errors_as_failures: bool) -> list[Attempt]:
-    """The attempts the estimators see under the chosen convention."""
-    return [a for a in attempts if errors_as_failures or not a.infra_error]
+    """The attempts the estimators see under the chosen convention; simulator faults never."""
+    return [a for a in attempts if not a.simulator_fault and (errors_as_failures or not a.infra_error)]
 
 
 def task_counts(attempts: Sequence[Attempt], errors_as_failures: bool) -> list[TaskCounts]:
@@ -93,6 +100,9 @@ def summarize(
     counts = task_counts(attempts, errors_as_failures)
     used = counted(attempts, errors_as_failures)
     errors = [a for a in attempts if a.infra_error]
+    finished = [a for a in attempts if not a.infra_error]
+    flagged = [a for a in finished if a.simulator_fault]
+    fault_kinds = _tally(k for a in flagged for k in a.faults)
     ks = range(1, repeats + 1)
     observed = observed_k_of_k(counts, repeats)
     interval = pass_at_1_interval(counts)
@@ -107,6 +117,10 @@ def summarize(
         attempts=len(used),
         infra_errors=len(errors),
         infra_error_kinds=_tally(a.error_kind for a in errors),
+        simulator_faults=len(flagged),
+        simulator_fault_share=len(flagged) / len(finished) if finished else None,
+        simulator_fault_kinds=fault_kinds,
+        simulator_fault_kind_shares={k: v / len(finished) for k, v in fault_kinds.items()},
         canonical=bool(counts) and observed.canonical,
         convention=ERRORS_AS_FAILURES if errors_as_failures else ERRORS_EXCLUDED,
         short_tasks=len(observed.short),
@@ -131,16 +145,37 @@ def summarize(
         failed_attempts=len(failed),
         signatures=_tally(a.signature for a in failed),
         discrepancy_kinds=_tally(k for a in failed for k in a.kinds),
+        policy_violations=_tally(c for a in failed for c in a.checks),
+        flagged_tasks=flagged_tasks(failed, flagged),
     )
 
 
-def _shortfall(counts: Sequence[TaskCounts], attempts: Sequence[Attempt], repeats: int) -> list[ShortTask]:
-    errors = Counter(a.task_id for a in attempts if a.infra_error)
+def flagged_tasks(failed: Sequence[Attempt], flagged: Sequence[Attempt]) -> list[TaskFlags]:
+    """Per task with any: failed attempts per violated check, flagged attempts per simulator fault kind."""
+    ids = sorted({a.task_id for a in failed if a.checks} | {a.task_id for a in flagged})
     return [
-        ShortTask(task_id=t.task_id, attempts=t.n, missing=repeats - t.n, errors=min(errors[t.task_id], repeats - t.n))
-        for t in counts
-        if t.n < repeats
+        TaskFlags(
+            task_id=t,
+            policy_violations=_tally(c for a in failed if a.task_id == t for c in a.checks),
+            simulator_faults=_tally(k for a in flagged if a.task_id == t for k in a.faults),
+        )
+        for t in ids
     ]
+
+
+def _shortfall(counts: Sequence[TaskCounts], attempts: Sequence[Attempt], repeats: int) -> list[ShortTask]:
+    errors = Counter(a.task_id for a in attempts if a.infra_error and not a.simulator_fault)
+    faults = Counter(a.task_id for a in attempts if a.simulator_fault)
+    short = []
+    for t in counts:
+        if t.n >= repeats:
+            continue
+        missing = repeats - t.n
+        # Under errors-as-failures errors are attempts, so what is missing is simulator faults first.
+        flagged = min(faults[t.task_id], missing)
+        short.append(ShortTask(task_id=t.task_id, attempts=t.n, missing=missing,
+                               errors=min(errors[t.task_id], missing - flagged), simulator_faults=flagged))
+    return short
 
 
 def cost_summary(attempts: Sequence[Attempt], counts: Sequence[TaskCounts], repeats: int) -> CostSummary:
