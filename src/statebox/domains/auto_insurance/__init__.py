@@ -71,8 +71,9 @@ DOMAIN = build_domain(
                      templates={"claim_acknowledgement": ("claims", "claim"), "id_card": ("policies", "policy"),
                                 "cancellation_confirmation": ("policies", "policy")}),
         handoff_ledger(teams=("special_investigations", "underwriting", "customer_care")),
+        # Codes are judged on the trace (trace_checks.yaml), so an extra code sent is no mistake.
         customer_side(owner_table="policyholders", owner_prefix="PH", owner_arg="policyholder_id",
-                      phone_column="phone"),
+                      phone_column="phone", codes_judged_on="trace"),
     ],
 )
 
