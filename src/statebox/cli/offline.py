@@ -14,6 +14,7 @@ from statebox.cli.common import fail
 from statebox.cli.options import SuiteOptions, command
 from statebox.offline.regrade import RegradeError, RegradeResult, regrade_run
 from statebox.offline.run_suite import open_run_suite
+from statebox.offline.verify import Verification, verify_run
 from statebox.runner.store import RunDir, RunDirError
 from statebox.tasks.provider import SuiteError, SuiteProvider, TaskSet
 
@@ -23,6 +24,7 @@ RunDirArg = Annotated[Path, typer.Argument(help="A run directory.", show_default
 def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
     # The suite's own options are those of `statebox tasks` (e.g. --data): enough to open it again.
     app.command("regrade")(command("tasks", RegradeOptions, regrade, providers))
+    app.command("verify")(command("tasks", VerifyOptions, verify, providers))
 
 
 @dataclass(frozen=True)
@@ -64,3 +66,28 @@ def print_regrade(result: RegradeResult, console: Console) -> None:
         console.print(f"  {arrow}  {escape(flip.trial_id)}\n      {escape(flip.reason)}")
     for before, after in zip(result.before, result.after, strict=False):
         console.print(f"before  {escape(before.describe())}\nafter   {escape(after.describe())}")
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories.", show_default=False)]
+
+
+def verify(opts: VerifyOptions, suite_options: SuiteOptions) -> None:
+    """Check that each run is canonical, hashes as its suite does today, is unaltered, and its numbers recompute."""
+    console = Console(highlight=False, soft_wrap=True)
+    results = [verify_run(d, lambda run: open_run_suite(run, suite_options)) for d in opts.run_dirs]
+    for result in results:
+        print_verification(result, console)
+    if not all(r.ok for r in results):
+        raise typer.Exit(1)
+
+
+def print_verification(result: Verification, console: Console) -> None:
+    verdict = "[green]verified[/]" if result.ok else "[red]NOT VERIFIED[/]"
+    console.print(f"{escape(str(result.run))}: {verdict}")
+    for pin in result.pins:
+        console.print(f"  [dim]{escape(pin)}[/]")
+    for check in result.checks:
+        mark = "[green]ok  [/]" if check.ok else "[red]FAIL[/]"
+        console.print(f"  {mark} {check.name:<9} {escape(check.detail)}")
