@@ -21,11 +21,12 @@ FIRST_SIX = {
 
 def replay(task: Task) -> dict[str, Any]:
     """Run the reference on a fresh session; return the final ticket status per ticket id."""
-    tools = SUITE.domain_of(task).tools
+    domain = SUITE.domain_of(task)
     session = SUITE.open_session(task)
     saved: dict[str, Any] = {}
     try:
         for i, call in enumerate(task.reference):
+            tools = domain.customer_tools if call.actor == "customer" else domain.tools
             outcome = tools.call(session, call.tool, resolve(call.args, saved))
             assert not outcome.is_error, f"{task.id} step {i} ({call.tool}): {outcome.text}"
             if call.save_as:
