@@ -80,6 +80,14 @@ def test_verify_card_records_every_check(change_desk: Session) -> None:
     assert [c["passed"] for c in checks] == [0, 1]
 
 
+def test_only_failed_card_checks_count_on_the_booking(change_desk: Session) -> None:
+    ok(change_desk, "verify_card", booking_id="BKG-90001", card_last4="4471")
+    assert ok(change_desk, "verify_card", booking_id="BKG-90001", card_last4="1111")["failed_card_checks"] == 1
+    assert ok(change_desk, "verify_card", booking_id="BKG-90001", card_last4="2222")["failed_card_checks"] == 2
+    booking = change_desk.one("SELECT failed_card_checks FROM bookings WHERE id = 'BKG-90001'")
+    assert booking == {"failed_card_checks": 2}
+
+
 def test_change_flight_charges_the_fee_and_the_higher_fare(change_desk: Session) -> None:
     out = ok(change_desk, "change_flight", segment_id="SEG-90001", new_departure_id="AU100-2026-02-26", change_fee=45)
     assert out["fare_difference"] == 25.0 and out["charged"]["fare_difference"] == 25.0

@@ -25,7 +25,9 @@ TABLES = {t.name: t for t in [
     TableSpec("compensations", ledger=True),
     TableSpec("points_ledger", ledger=True),
     TableSpec("bag_purchases", ledger=True),
-    TableSpec("identity_checks", ledger=True),
+    # A passed card check is judged on the trace (trace_checks.yaml): an agent that checks the card before a
+    # refusal, or twice, makes no mistake. Failed checks count on the booking (bookings.failed_card_checks).
+    TableSpec("identity_checks", ledger=True, ignored=True),
     TableSpec("seat_assignments", primary_key=("passenger_id", "segment_id"), dont_care=frozenset({"assigned_at"})),
 ]}
 
@@ -56,7 +58,8 @@ DOMAIN = build_domain(
                  list_tool="list_traveller_tickets"),
         handoff_ledger(teams=("groups_desk", "medical_desk", "carrier_relations", "account_security", "billing",
                               "customer_care")),
-        customer_side(owner_table="travellers", owner_prefix="TRV", owner_arg="traveller_id"),
+        customer_side(owner_table="travellers", owner_prefix="TRV", owner_arg="traveller_id",
+                      codes_judged_on="trace"),
     ],
 )
 

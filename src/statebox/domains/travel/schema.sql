@@ -51,6 +51,7 @@ CREATE TABLE bookings (
     locator TEXT NOT NULL UNIQUE,        -- six-character booking reference, e.g. QX7T4P
     traveller_id TEXT NOT NULL REFERENCES travellers(id),
     status TEXT NOT NULL CHECK (status IN ('confirmed', 'cancelled', 'completed')),
+    failed_card_checks INTEGER NOT NULL DEFAULT 0,  -- verify_card calls that did not match (judged)
     created_at TEXT NOT NULL,
     updated_at TEXT
 );

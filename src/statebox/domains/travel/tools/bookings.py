@@ -77,7 +77,8 @@ def get_booking(db: Session, booking_id: str) -> Row:
 
 @tool(writes=True)
 def verify_card(db: Session, booking_id: str, card_last4: str) -> Row:
-    """Check the last four digits of the card that paid for a booking; every check is recorded.
+    """Check the last four digits of the card that paid for a booking; every check is recorded, and a
+    failed one also counts on the booking (account security acts on those).
 
     Args:
         booking_id: the booking id
@@ -91,7 +92,11 @@ def verify_card(db: Session, booking_id: str, card_last4: str) -> Row:
     passed = digits == pay["card_last4"]
     db.insert("identity_checks", {"id": db.next_id("identity_checks"), "booking_id": b["id"], "method": "card_last4",
                                   "passed": int(passed), "created_at": now_iso(db)})
-    return {"booking_id": b["id"], "verified": passed, "card_brand": pay["card_brand"]}
+    if passed:
+        return {"booking_id": b["id"], "verified": True, "card_brand": pay["card_brand"]}
+    failed = b["failed_card_checks"] + 1
+    db.update("bookings", b["id"], failed_card_checks=failed, updated_at=now_iso(db))
+    return {"booking_id": b["id"], "verified": False, "card_brand": pay["card_brand"], "failed_card_checks": failed}
 
 
 def _before_departure(db: Session, booking_id: str) -> None:
