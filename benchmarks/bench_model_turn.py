@@ -13,7 +13,7 @@ scripted customer and the state judge use no model).
 
 To compare with an older checkout, run the same script with that checkout's `src` first on the path:
 
-    git worktree add /tmp/sb-before HEAD~3
+    git worktree add /tmp/sb-before 1a04f65~1   # the commit before the model client stopped using the SDKs
     PYTHONPATH=/tmp/sb-before/src python benchmarks/bench_model_turn.py
 """
 
