@@ -10,12 +10,15 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from statebox.cli.common import fail
+from statebox.cli.common import fail, print_json
 from statebox.cli.options import SuiteOptions, command
+from statebox.judge import ReferenceFailed, required_effects
 from statebox.offline.regrade import RegradeError, RegradeResult, regrade_run
 from statebox.offline.run_suite import open_run_suite
+from statebox.offline.show import ShowError, pick_record, render
 from statebox.offline.verify import Verification, verify_run
 from statebox.runner.store import RunDir, RunDirError
+from statebox.tasks import Suite
 from statebox.tasks.provider import SuiteError, SuiteProvider, TaskSet
 
 RunDirArg = Annotated[Path, typer.Argument(help="A run directory.", show_default=False)]
@@ -25,6 +28,7 @@ def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
     # The suite's own options are those of `statebox tasks` (e.g. --data): enough to open it again.
     app.command("regrade")(command("tasks", RegradeOptions, regrade, providers))
     app.command("verify")(command("tasks", VerifyOptions, verify, providers))
+    app.command("show")(command("tasks", ShowOptions, show, providers))
 
 
 @dataclass(frozen=True)
@@ -91,3 +95,35 @@ def print_verification(result: Verification, console: Console) -> None:
     for check in result.checks:
         mark = "[green]ok  [/]" if check.ok else "[red]FAIL[/]"
         console.print(f"  {mark} {check.name:<9} {escape(check.detail)}")
+
+
+@dataclass(frozen=True)
+class ShowOptions:
+    run_dir: RunDirArg
+    task_id: Annotated[str, typer.Argument(help="The task's id.", show_default=False)]
+    repeat: Annotated[int, typer.Option(min=0, help="Which attempt (0-based).")] = 0
+    model: Annotated[str | None, typer.Option(help="Whose attempt, when the run has several models.")] = None
+    json: Annotated[bool, typer.Option("--json", help="The raw trial record.")] = False
+
+
+def show(opts: ShowOptions, suite_options: SuiteOptions) -> None:
+    """One attempt: the conversation, the verdict and its discrepancies, what changed against what was required."""
+    try:
+        record = pick_record(RunDir(opts.run_dir).trials(), opts.task_id, opts.repeat, opts.model)
+    except (ShowError, RunDirError) as e:
+        fail(str(e).strip("'\""))
+    if opts.json:
+        print_json(record.model_dump(mode="json"))
+        return
+    render(record, Console(highlight=False), _required(opts.run_dir, opts.task_id, suite_options))
+
+
+def _required(run_dir: Path, task_id: str, suite_options: SuiteOptions) -> dict[str, Any] | None:
+    """Today's reference end state of the task, where the suite replays references (built-in suites)."""
+    try:
+        suite, _ = open_run_suite(RunDir(run_dir), suite_options)
+        if not isinstance(suite, Suite):
+            return None
+        return required_effects(suite, suite.task(task_id))[0].to_json()
+    except (SuiteError, RunDirError, LookupError, ReferenceFailed):
+        return None
