@@ -206,3 +206,10 @@ def test_the_policy_accepts_the_pairs_the_verification_check_accepts() -> None:
     assert "two of these three" in section
     for item in ("the email address on the account", "the date of birth", "the number of one of the customer's orders"):
         assert item in section
+
+
+@pytest.mark.parametrize("typed", ["(619) 555-0147", "619.555.0147", "+1 619 555 0147", "16195550147"])
+def test_a_new_phone_number_typed_any_way_passes(typed: str) -> None:
+    task = TASKS["phone_number_change_verified_by_birthdate_and_email_gold"]
+    ok, why = passes(task, with_args(task, "update_customer_contact", phone=typed))
+    assert ok, why

@@ -14,6 +14,16 @@ def _digits(phone: str) -> str:
     return re.sub(r"\D", "", phone)[-10:]
 
 
+def us_phone(phone: str) -> str:
+    """A US number as the shop stores it (+1-503-555-0188), however it was typed; other numbers as given."""
+    digits = re.sub(r"\D", "", phone)
+    if len(digits) == 11 and digits.startswith("1"):
+        digits = digits[1:]
+    if len(digits) != 10:
+        return phone.strip()
+    return f"+1-{digits[:3]}-{digits[3:6]}-{digits[6:]}"
+
+
 @tool(writes=False)
 def find_customer(
     db: Session,
@@ -70,7 +80,7 @@ def update_customer_contact(db: Session, customer_id: str, email: str | None = N
     Args:
         customer_id: the customer id
         email: the new email address
-        phone: the new phone number
+        phone: the new phone number, in any format
     """
     c = get_customer_row(db, customer_id)
     if not email and not phone:
@@ -86,7 +96,7 @@ def update_customer_contact(db: Session, customer_id: str, email: str | None = N
                                      hint="ask the customer for a different email address.")
         changes["email"] = email
     if phone:
-        changes["phone"] = phone.strip()
+        changes["phone"] = us_phone(phone)
     db.update("customers", c["id"], **changes, updated_at=now_iso(db))
     return {"customer_id": c["id"], **changes}
 
