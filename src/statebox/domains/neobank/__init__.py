@@ -21,7 +21,9 @@ TABLES = {t.name: t for t in [
     TableSpec("chargebacks", ledger=True),
     TableSpec("fee_refunds", ledger=True),
     TableSpec("recalls", ledger=True),
-    TableSpec("identity_checks", ledger=True),
+    # A passed check is judged on the trace (trace_checks.yaml), so an agent that verifies before a refusal,
+    # or twice, makes no mistake; a failed check counts on the profile (customers.failed_identity_checks).
+    TableSpec("identity_checks", ledger=True, ignored=True),
     TableSpec("plan_changes", ledger=True),
     TableSpec("kyc_upgrades", ledger=True),
 ]}
@@ -60,7 +62,7 @@ DOMAIN = build_domain(
                      templates={"statement": ("accounts", "account"),
                                 "closure_confirmation": ("accounts", "account")}),
         handoff_ledger(teams=("fraud_team", "account_security", "compliance", "financial_support", "complaints")),
-        customer_side(owner_table="customers", owner_prefix="CUS"),
+        customer_side(owner_table="customers", owner_prefix="CUS", codes_judged_on="trace"),
     ],
 )
 

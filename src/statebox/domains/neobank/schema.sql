@@ -16,6 +16,7 @@ CREATE TABLE customers (
     billing_day INTEGER NOT NULL CHECK (billing_day BETWEEN 1 AND 28),
     pending_plan TEXT CHECK (pending_plan IN ('standard', 'plus', 'premium')),
     status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'closed')),
+    failed_identity_checks INTEGER NOT NULL DEFAULT 0,  -- verify_identity calls that did not match (judged)
     created_at TEXT NOT NULL,
     updated_at TEXT
 );
@@ -158,7 +159,7 @@ CREATE TABLE recalls (                  -- ledger: recall requests sent to the r
     requested_at TEXT NOT NULL
 );
 
-CREATE TABLE identity_checks (          -- ledger: private-facts checks made in a conversation
+CREATE TABLE identity_checks (          -- every private-facts check made (never judged: see AUTHORING.md)
     id TEXT PRIMARY KEY,
     customer_id TEXT NOT NULL,
     method TEXT NOT NULL,

@@ -75,7 +75,7 @@ def get_customer(db: Session, customer_id: str) -> Row:
         "FROM accounts WHERE holder_id = ? OR joint_holder_id = ? ORDER BY id", c["id"], c["id"])
     cards = db.all("SELECT id AS card_id, account_id, kind, last4, status FROM cards WHERE holder_id = ? ORDER BY id",
                    c["id"])
-    out = compact(c, "date_of_birth", "postcode", "updated_at")
+    out = compact(c, "date_of_birth", "postcode", "failed_identity_checks", "updated_at")
     out["accounts"] = [compact(a) for a in accounts]
     out["cards"] = cards
     hold = db.one("SELECT * FROM fraud_holds WHERE customer_id = ? AND status = 'active'", c["id"])
@@ -88,7 +88,8 @@ def get_customer(db: Session, customer_id: str) -> Row:
 
 @tool(writes=True)
 def verify_identity(db: Session, customer_id: str, date_of_birth: str, postcode: str) -> Row:
-    """Check the private facts a customer gives (date of birth and registered home postcode); the check is recorded.
+    """Check the private facts a customer gives (date of birth and registered home postcode); the check is
+    recorded, and a failed one also counts on the profile (account security acts on those).
 
     Args:
         customer_id: the customer id
@@ -102,7 +103,10 @@ def verify_identity(db: Session, customer_id: str, date_of_birth: str, postcode:
                                   "method": "private_facts", "passed": int(passed), "checked_at": now_iso(db)})
     if passed:
         return {"verified": True, "customer_id": c["id"]}
-    return {"verified": False, "note": "one or both facts do not match; do not say which."}
+    failed = c["failed_identity_checks"] + 1
+    db.update("customers", c["id"], failed_identity_checks=failed, updated_at=now_iso(db))
+    return {"verified": False, "failed_identity_checks": failed,
+            "note": "one or both facts do not match; do not say which."}
 
 
 @tool(writes=False)
