@@ -85,8 +85,9 @@ def unpaired_tasks(a: Side, b: Side, common: set[str]) -> list[models.Unpaired]:
 
 def compare_document(a: Side, b: Side, *, errors_as_failures: bool = False) -> models.CompareDocument:
     """The `compare --json` document."""
-    counts_a = task_counts(attempts_of(a.group, a.domains), errors_as_failures)
-    counts_b = task_counts(attempts_of(b.group, b.domains), errors_as_failures)
+    attempts_a, attempts_b = attempts_of(a.group, a.domains), attempts_of(b.group, b.domains)
+    counts_a = task_counts(attempts_a, errors_as_failures)
+    counts_b = task_counts(attempts_b, errors_as_failures)
     unpaired = unpaired_tasks(a, b, {t.task_id for t in counts_a} & {t.task_id for t in counts_b})
     left_out = {u.task_id for u in unpaired}
     counts_a = [t for t in counts_a if t.task_id not in left_out]
@@ -123,6 +124,8 @@ def compare_document(a: Side, b: Side, *, errors_as_failures: bool = False) -> m
         errored_in_a=list(result.errored_in_a),
         errored_in_b=list(result.errored_in_b),
         unpaired=unpaired,
+        simulator_faults_a=sum(1 for x in attempts_a if x.simulator_fault),
+        simulator_faults_b=sum(1 for x in attempts_b if x.simulator_fault),
     )
 
 
@@ -160,6 +163,10 @@ def render_comparison(result: models.CompareDocument, console: Console) -> None:
             text = Text(f"  {label}: {len(ids)}: ", style=style)
             console.print(text.append(", ".join(ids[:LISTED]) + more, style=""))
     _left_out(result, console)
+    for name, faults in (("A", result.simulator_faults_a), ("B", result.simulator_faults_b)):
+        if faults:
+            note = f"{faults} attempt(s) of {name} left out: the simulated customer misplayed (simulator fault)"
+            console.print(Text(note, style="yellow"))
 
 
 def _difference_line(result: models.CompareDocument) -> Text:
@@ -177,8 +184,8 @@ def _left_out(result: models.CompareDocument, console: Console) -> None:
     groups: list[tuple[str, list[str]]] = [
         ("only in A", result.only_in_a),
         ("only in B", result.only_in_b),
-        ("every attempt errored in A", result.errored_in_a),
-        ("every attempt errored in B", result.errored_in_b),
+        ("with no attempt counted in A (every one errored or had a simulator fault)", result.errored_in_a),
+        ("with no attempt counted in B (every one errored or had a simulator fault)", result.errored_in_b),
     ]
     reasons = sorted({u.reason for u in result.unpaired})
     groups += [(f"not paired: {r}", [u.task_id for u in result.unpaired if u.reason == r]) for r in reasons]

@@ -19,7 +19,7 @@ from statebox.report.runs import LoadedRuns
 from statebox.runner.record import TrialRecord
 
 DATA, CSS, JS = "__STATEBOX_DATA__", "/*__STATEBOX_CSS__*/", "/*__STATEBOX_JS__*/"
-SCRIPTS = ("report_dom.js", "report_charts.js", "report_drilldown.js", "report_main.js")
+SCRIPTS = ("report_dom.js", "report_charts.js", "report_flags.js", "report_drilldown.js", "report_main.js")
 _SCRIPT_SAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
@@ -88,6 +88,7 @@ def attempt_view(t: TrialRecord) -> dict[str, Any]:
         "customer_end_reason": t.customer_end_reason,
         "cost_usd": t.cost_usd,
         "discrepancies": [d.model_dump(mode="json") for d in t.discrepancies],
+        "simulator_faults": [f.model_dump(mode="json") for f in t.simulator_faults],
         "rubrics": [r.model_dump(mode="json") for r in t.rubrics],
         "effects": t.effects,
         "transcript": [

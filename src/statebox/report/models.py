@@ -158,3 +158,5 @@ class CompareDocument(_Model):
     errored_in_a: list[str]
     errored_in_b: list[str]
     unpaired: list[Unpaired]
+    simulator_faults_a: int  # attempts with a simulator fault, left out (in any task of that run)
+    simulator_faults_b: int

@@ -24,12 +24,13 @@ function drilldown(runs) {
   function renderTasks() {
     clear(taskBody);
     for (const task of tasks()) {
-      const n = task.attempts.length, c = task.attempts.filter((a) => a.passed).length;
+      const counted = task.attempts.filter((a) => !flagged(a)); // simulator faults are left out of the counts
+      const n = counted.length, c = counted.filter((a) => a.passed).length;
       const row = el("tr", { class: "task-row" + (task.task_id === state.task ? " selected" : ""), "data-task-id": task.task_id, tabindex: 0 },
         el("td", {}, task.task_id), el("td", { class: "muted" }, task.domain || "–"),
         el("td", { class: "num" }, `${c}/${n}`, el("span", { class: "rate" }, el("span", { style: `width:${n ? (100 * c) / n : 0}%` }))),
         el("td", {}, el("div", { class: "dots" },
-          task.attempts.map((a) => el("span", { class: "dot " + (a.passed ? "pass" : "fail"), title: `#${a.repeat} ${a.passed ? "passed" : a.signature || "failed"}` })),
+          task.attempts.map((a) => el("span", { class: "dot " + outcomeClass(a), title: `#${a.repeat} ${outcomeLabel(a)}` })),
           task.errors.map((e) => el("span", { class: "dot error", title: `#${e.repeat} infrastructure error: ${e.kind}` })))));
       row.addEventListener("click", () => selectTask(task.task_id));
       row.addEventListener("keydown", (ev) => { if (ev.key === "Enter") selectTask(task.task_id); });
@@ -53,8 +54,8 @@ function drilldown(runs) {
       el("strong", { style: "margin-right:6px;align-self:center" }, task.task_id),
       task.attempts.map((a) => {
         const b = el("button", {
-          class: `attempt ${a.passed ? "pass" : "fail"}${a.repeat === state.repeat ? " selected" : ""}`, "data-repeat": a.repeat, type: "button",
-        }, `#${a.repeat} ${a.passed ? "✓ passed" : "✗ " + (a.signature || "failed")}`);
+          class: `attempt ${outcomeClass(a)}${a.repeat === state.repeat ? " selected" : ""}`, "data-repeat": a.repeat, type: "button",
+        }, `#${a.repeat} ${flagged(a) ? "⚑ simulator fault" : a.passed ? "✓ passed" : "✗ " + (a.signature || "failed")}`);
         b.addEventListener("click", () => selectTask(task.task_id, a.repeat));
         return b;
       }),
@@ -80,24 +81,40 @@ function drilldown(runs) {
     controls, table, attemptView);
 }
 
+// An attempt whose simulated customer misplayed: neither a pass nor an agent failure.
+function flagged(a) {
+  return a.simulator_faults.length > 0;
+}
+
+function outcomeClass(a) {
+  return flagged(a) ? "fault" : a.passed ? "pass" : "fail";
+}
+
+function outcomeLabel(a) {
+  if (flagged(a)) return "simulator fault (left out): " + [...new Set(a.simulator_faults.map((f) => f.kind))].join(", ");
+  return a.passed ? "passed" : a.signature || "failed";
+}
+
 function attemptDetail(a) {
   const cost = Object.entries(a.cost_usd || {}).map(([role, v]) => `${role} ${usd(v)}`).join(" · ");
   const head = el("div", { class: "detail-head", id: "attempt-head", "data-trial-id": a.trial_id },
     el("span", { class: "badge " + (a.passed ? "pass" : "fail") }, a.passed ? "PASSED" : "FAILED"),
+    flagged(a) ? el("span", { class: "badge fault", id: "attempt-fault" }, "SIMULATOR FAULT · left out of the numbers") : null,
     a.signature ? el("span", { class: "badge warn", id: "attempt-signature" }, a.signature) : null,
     !a.state_passed ? el("span", { class: "badge fail" }, "state wrong") : el("span", { class: "badge pass" }, "state right"),
     el("span", { class: "meta" }, `finish: ${a.finish_reason || "–"}${a.customer_end_reason ? " (" + a.customer_end_reason + ")" : ""} · cost: ${cost}`));
   return el("div", {}, head, el("div", { class: "detail" },
-    el("div", { class: "pane" }, el("h3", {}, "Transcript"), transcriptView(a.transcript)),
-    el("div", { class: "pane" }, el("h3", {}, "State diff"), discrepancyView(a.discrepancies), rubricView(a.rubrics), effectsView(a.effects))));
+    el("div", { class: "pane" }, el("h3", {}, "Transcript"), transcriptView(a.transcript, markedEntries(a))),
+    el("div", { class: "pane" }, el("h3", {}, "State diff"), faultView(a.simulator_faults), violationView(a.discrepancies),
+      discrepancyView(a.discrepancies), rubricView(a.rubrics), effectsView(a.effects))));
 }
 
-function transcriptView(entries) {
+function transcriptView(entries, marked) {
   if (!entries.length) return el("p", { class: "empty" }, "Empty transcript.");
-  return el("div", { class: "transcript", id: "transcript" }, entries.map((e) => {
+  return el("div", { class: "transcript", id: "transcript" }, entries.map((e, i) => {
     const who = e.role === "tool" ? `tool result · ${e.tool_name || "?"}${e.is_error ? " · error" + (e.error_kind ? ": " + e.error_kind : "") : ""}` : e.role;
-    return el("div", { class: `entry ${e.role}${e.is_error ? " error" : ""}`, "data-role": e.role },
-      el("div", { class: "who" }, who),
+    return el("div", { class: `entry ${e.role}${e.is_error ? " error" : ""}${marked.has(i) ? " flagged" : ""}`, "data-role": e.role, "data-index": i, id: `entry-${i}` },
+      el("div", { class: "who" }, `${i} · ${who}`),
       e.content ? el("div", { class: "text" }, e.content) : null,
       e.tool_calls.map((c) => el("div", { class: "tool-call" }, `${c.name}(${c.arguments ? JSON.stringify(c.arguments) : c.raw_arguments || ""})`)));
   }));
@@ -135,4 +152,45 @@ function effectText(kind, row) {
   if (kind !== "updated") return show(row);
   const fields = Object.entries(row.fields || {}).map(([f, c]) => `${f}: ${show(c.before)} → ${show(c.after)}`);
   return `key ${show(row.key)}\n` + fields.join("\n");
+}
+
+// The transcript entries a finding points at: the offending tool calls and the customer's faulty messages.
+function markedEntries(a) {
+  const violations = a.discrepancies.filter((d) => d.kind === "policy_violation").map((d) => d.message_index);
+  return new Set([...violations, ...a.simulator_faults.map((f) => f.message_index)].filter((i) => i !== null && i !== undefined));
+}
+
+function entryLink(index) {
+  if (index === null || index === undefined) return "–";
+  const link = el("a", { href: `#entry-${index}`, class: "entry-link", "data-index": index }, `entry ${index}`);
+  link.addEventListener("click", (ev) => {
+    const target = document.getElementById(`entry-${index}`);
+    if (!target) return;
+    ev.preventDefault();
+    target.scrollIntoView({ block: "center" });
+    target.classList.add("focus");
+    setTimeout(() => target.classList.remove("focus"), 1500);
+  });
+  return link;
+}
+
+function violationView(discrepancies) {
+  const items = discrepancies.filter((d) => d.kind === "policy_violation");
+  if (!items.length) return null;
+  return el("div", {}, el("h4", {}, "Policy violations — trace checks the agent broke"), el("table", { class: "diff", id: "violations" },
+    el("thead", {}, el("tr", {}, ["check", "tool", "what happened", "call", "rule"].map((h) => el("th", {}, h)))),
+    el("tbody", {}, items.map((d) => el("tr", { class: "violation", "data-check": d.check },
+      el("td", { class: "kind" }, d.check), el("td", {}, d.field || "–"), el("td", {}, show(d.actual)),
+      el("td", {}, entryLink(d.message_index)), el("td", { class: "muted" }, show(d.expected)))))));
+}
+
+function faultView(faults) {
+  if (!faults.length) return null;
+  return el("div", {}, el("h4", {}, "Simulator faults — the simulated customer's, not the agent's"),
+    el("p", { class: "muted" }, "This attempt is neither a pass nor a failure of the agent: it is left out of every number and rerun by --rerun-simulator-faults."),
+    el("table", { class: "diff", id: "simulator-faults" },
+      el("thead", {}, el("tr", {}, ["fault", "fact", "message", "evidence"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, faults.map((f) => el("tr", { class: "fault", "data-kind": f.kind },
+        el("td", { class: "kind" }, f.kind), el("td", {}, f.fact || "–"), el("td", {}, entryLink(f.message_index)),
+        el("td", {}, f.evidence))))));
 }

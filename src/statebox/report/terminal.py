@@ -16,6 +16,7 @@ from statebox.report.models import CostSummary, ReportDocument, RunEntry, Summar
 from statebox.report.summary import headline_ks
 
 SHORT_LISTED = 8
+FLAGGED_LISTED = 12
 WIDE = 120  # columns from which the domain table shows every headline number
 
 
@@ -55,6 +56,10 @@ def _run_block(entry: RunEntry, label: str, *, wide: bool) -> Panel:
     parts.append(_cost_line(entry.cost))
     if entry.signatures or entry.discrepancy_kinds:
         parts.append(_failures_table(entry))
+    if entry.simulator_faults:
+        parts.append(_simulator_table(entry))
+    if entry.flagged_tasks:
+        parts.append(_flagged_tasks_table(entry))
     title = f"[bold]{escape(label)}[/] [dim]· agent {escape(entry.agent)} · suite {escape(entry.suite)}[/]"
     return Panel(Group(*parts), title=title, title_align="left", border_style="cyan", padding=(0, 1))
 
@@ -67,6 +72,9 @@ def _headline(entry: Summary) -> Text:
     kinds = ", ".join(f"{k} {v}" for k, v in entry.infra_error_kinds.items())
     text.append(f"{errors} infrastructure error{'s' if errors != 1 else ''}", style="yellow" if errors else "")
     text.append(f" ({kinds})" if kinds else "")
+    if entry.simulator_faults:
+        text.append(f" · {entry.simulator_faults} simulator fault{'s' if entry.simulator_faults != 1 else ''} "
+                    f"({pct(entry.simulator_fault_share)} of finished attempts, left out)", style="yellow")
     text.append(f" · {convention}", style="dim")
     return text
 
@@ -74,7 +82,7 @@ def _headline(entry: Summary) -> Text:
 def _shortfall_warning(entry: Summary) -> Text:
     short = entry.shortfall
     listed = ", ".join(
-        f"{s.task_id} ({s.attempts}/{entry.repeats}" + (f", {s.errors} errored)" if s.errors else ")")
+        f"{s.task_id} ({s.attempts}/{entry.repeats}" + _left_out(s.errors, s.simulator_faults) + ")"
         for s in short[:SHORT_LISTED]
     )
     more = f" and {len(short) - SHORT_LISTED} more" if len(short) > SHORT_LISTED else ""
@@ -84,6 +92,11 @@ def _shortfall_warning(entry: Summary) -> Text:
         "An estimate at k is over the tasks with at least k attempts (see the 'over' column).",
         style="bold yellow",
     )
+
+
+def _left_out(errors: int, faults: int) -> str:
+    parts = ([f"{errors} errored"] if errors else []) + ([f"{faults} simulator fault(s)"] if faults else [])
+    return "".join(", " + p for p in parts)
 
 
 def _ci(ci: Sequence[float | None] | None, scale: float = 100, digits: int = 1) -> str:
@@ -139,6 +152,8 @@ def _overall_table(entry: Summary) -> Table:
         "agent cost per dependable task", usd(cost.per_dependable_task_usd), _usd_ci(cost.per_dependable_task_ci), ""
     )
     table.add_row("infrastructure errors", str(entry.infra_errors), "", "")
+    faults = f"{entry.simulator_faults} ({pct(entry.simulator_fault_share)})"
+    table.add_row("simulator faults (left out)", faults, "", "")
     return table
 
 
@@ -160,6 +175,7 @@ def _domain_table(entry: RunEntry, wide: bool) -> Table:
         ("short", lambda d: str(d.short_tasks)),
         ("$/success", lambda d: usd(d.cost.per_success_usd)),
         ("errors", lambda d: str(d.infra_errors)),
+        ("sim. faults", lambda d: str(d.simulator_faults)),
     ]
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("domain", style="cyan", no_wrap=True)
@@ -207,4 +223,36 @@ def _failures_table(entry: Summary) -> Table:
         table.add_row(name, str(count), pct(count / failed if failed else None))
     for kind, count in entry.discrepancy_kinds.items():
         table.add_row(Text(f"has {kind}", style="dim"), str(count), pct(count / failed if failed else None))
+    for check, count in entry.policy_violations.items():
+        table.add_row(Text(f"violated {check}", style="dim"), str(count), pct(count / failed if failed else None))
     return table
+
+
+def _simulator_table(entry: Summary) -> Table:
+    """Attempts the simulated customer spoiled, per fault kind: neither passes nor agent failures."""
+    errors_counted = entry.infra_errors if entry.convention == "errors-as-failures" else 0
+    finished = entry.attempts - errors_counted + entry.simulator_faults
+    table = Table(show_edge=False, pad_edge=False, header_style="bold")
+    table.add_column("simulator fault (left out)", style="yellow", no_wrap=True)
+    table.add_column(f"of {finished} finished attempts", justify="right")
+    table.add_column("share", justify="right")
+    for kind, count in entry.simulator_fault_kinds.items():
+        table.add_row(kind, str(count), pct(entry.simulator_fault_kind_shares.get(kind)))
+    return table
+
+
+def _flagged_tasks_table(entry: Summary) -> Table:
+    """Per task: failed attempts per violated trace check, flagged attempts per simulator fault kind."""
+    table = Table(show_edge=False, pad_edge=False, header_style="bold")
+    table.add_column("task", style="cyan", no_wrap=True)
+    table.add_column("policy violations")
+    table.add_column("simulator faults")
+    for flags in entry.flagged_tasks[:FLAGGED_LISTED]:
+        table.add_row(flags.task_id, _counts(flags.policy_violations), _counts(flags.simulator_faults))
+    if len(entry.flagged_tasks) > FLAGGED_LISTED:
+        table.add_row(f"… and {len(entry.flagged_tasks) - FLAGGED_LISTED} more (see --json)", "", "")
+    return table
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} ×{n}" for name, n in counts.items()) or "–"
