@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -11,12 +12,16 @@ from rich.console import Console
 from rich.markup import escape
 
 from statebox.cli.common import fail, print_json
-from statebox.cli.options import SuiteOptions, command
+from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.judge import ReferenceFailed, required_effects
+from statebox.llm.errors import InfrastructureError
+from statebox.offline.human import Terminal
+from statebox.offline.play import PlayError, PlaySetup, Side, play_attempt
 from statebox.offline.regrade import RegradeError, RegradeResult, regrade_run
 from statebox.offline.run_suite import open_run_suite
-from statebox.offline.show import ShowError, pick_record, render
+from statebox.offline.show import ShowError, pick_record, render, render_outcome
 from statebox.offline.verify import Verification, verify_run
+from statebox.runner.errors import CampaignError
 from statebox.runner.store import RunDir, RunDirError
 from statebox.tasks import Suite
 from statebox.tasks.provider import SuiteError, SuiteProvider, TaskSet
@@ -29,6 +34,7 @@ def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
     app.command("regrade")(command("tasks", RegradeOptions, regrade, providers))
     app.command("verify")(command("tasks", VerifyOptions, verify, providers))
     app.command("show")(command("tasks", ShowOptions, show, providers))
+    app.command("play")(command("run", PlayOptions, play, providers))
 
 
 @dataclass(frozen=True)
@@ -122,8 +128,45 @@ def _required(run_dir: Path, task_id: str, suite_options: SuiteOptions) -> dict[
     """Today's reference end state of the task, where the suite replays references (built-in suites)."""
     try:
         suite, _ = open_run_suite(RunDir(run_dir), suite_options)
-        if not isinstance(suite, Suite):
-            return None
-        return required_effects(suite, suite.task(task_id))[0].to_json()
-    except (SuiteError, RunDirError, LookupError, ReferenceFailed):
+        return _reference_effects(suite, task_id)
+    except (SuiteError, RunDirError):
         return None
+
+
+def _reference_effects(suite: TaskSet, task_id: str) -> dict[str, Any] | None:
+    if not isinstance(suite, Suite):
+        return None
+    try:
+        return required_effects(suite, suite.task(task_id))[0].to_json()
+    except (LookupError, ReferenceFailed):
+        return None
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    suite: Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
+    task_id: Annotated[str, typer.Argument(help="The task's id.", show_default=False)]
+    as_: Annotated[Side, typer.Option("--as", help="The side you play.")] = "agent"
+    model: Annotated[str | None, typer.Option(help="--as customer: the model agent that serves you.")] = None
+    user_model: Annotated[str | None, typer.Option(help="--as agent: an LLM customer (default: scripted).")] = None
+    base_url: Annotated[str | None, typer.Option(help="Base URL for openai: models.")] = None
+    out: Annotated[Path | None, typer.Option(help="Save the attempt as a run directory.")] = None
+
+
+def play(opts: PlayOptions, suite_options: SuiteOptions) -> None:
+    """Play one side of a task in the terminal (the agent, with tools; or the customer); then see the verdict."""
+    _, suite = open_task_set("run", opts.suite, suite_options, None, None)
+    try:
+        task = suite.task(opts.task_id)
+    except LookupError as e:
+        fail(f"{str(e).strip(chr(39) + chr(34))}; see `statebox tasks {opts.suite}`")
+    console = Console(highlight=False, soft_wrap=True)
+    setup = PlaySetup(opts.as_, opts.model, opts.user_model, opts.base_url, opts.out)
+    try:
+        record = asyncio.run(play_attempt(suite, task, setup, Terminal(console)))
+    except (PlayError, CampaignError, InfrastructureError) as e:
+        fail(str(e))
+    console.print(f"\n[bold]{'PASSED' if record.passed else 'FAILED'}[/]  signature: {escape(record.signature or '-')}")
+    render_outcome(record, console, _reference_effects(suite, task.id))
+    if opts.out is not None:
+        console.print(f"saved: {escape(str(opts.out))} (statebox show {escape(str(opts.out))} {escape(task.id)})")

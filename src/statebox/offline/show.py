@@ -41,6 +41,12 @@ def render(record: TrialRecord, console: Console, required: dict[str, Any] | Non
     """Print the attempt. `required` is the required effects (Effects.to_json()), when they can be had."""
     _header(record, console)
     _conversation(record, console)
+    render_outcome(record, console, required)
+    _spend(record, console)
+
+
+def render_outcome(record: TrialRecord, console: Console, required: dict[str, Any] | None = None) -> None:
+    """The verdict with its discrepancies, and what the agent changed against what was required."""
     _verdict(record, console)
     _section(console, "What the agent changed")
     _changes(record.effects, console)
@@ -49,7 +55,6 @@ def render(record: TrialRecord, console: Console, required: dict[str, Any] | Non
         console.print("  (not available: the suite could not be opened, or it does not replay references)")
     else:
         _changes(required, console)
-    _spend(record, console)
 
 
 def _section(console: Console, title: str) -> None:

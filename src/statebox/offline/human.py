@@ -1,0 +1,124 @@
+"""A person at the terminal playing one side of an attempt: the agent (with tools) or the customer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.markup import escape
+
+from statebox.agents.base import Agent, AgentTurn, AttemptContext
+from statebox.agents.transcript import Entry
+from statebox.tasks import Customer
+from statebox.users.base import CustomerActions, CustomerReply, SimulatedCustomer
+
+AGENT_HELP = """\
+Type a message to reply to the customer, or a command:
+  /tools               the tools, one line each
+  /schema NAME         a tool's description and JSON Schema
+  /call NAME {JSON}    call a tool with JSON arguments (omit them for none)
+  /policy              the policy again
+  /end                 end the conversation
+  /help                this list"""
+CUSTOMER_HELP = "Type your answer to the agent; /end when you are satisfied, /giveup to give up, /help for this."
+
+
+@dataclass
+class Terminal:
+    """Where the person reads and types: a console to print to and a line reader (blocking, run off the loop)."""
+
+    console: Console
+    read: Callable[[str], str] = input
+
+    async def ask(self, prompt: str) -> str | None:
+        """The next line typed, or None at the end of input."""
+        try:
+            return (await asyncio.to_thread(self.read, prompt)).strip()
+        except EOFError:
+            return None
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(f"[{style}]{escape(text)}[/]" if style else escape(text))
+
+
+class HumanAgent(Agent):
+    """The agent's side: the person sees the policy and the customer's messages and calls the tools."""
+
+    name = "human"
+
+    def __init__(self, terminal: Terminal) -> None:
+        self.terminal = terminal
+        self._calls = 0
+
+    async def turn(self, ctx: AttemptContext, customer_message: str) -> AgentTurn:
+        t = self.terminal
+        t.say(f"customer: {customer_message}", "bold")
+        while True:
+            line = await t.ask("agent> ")
+            if line is None or line == "/end":
+                return AgentTurn("", finish_reason="agent_ended")
+            if not line:
+                continue
+            if not line.startswith("/"):
+                return AgentTurn(line)
+            await self._command(ctx, line)
+
+    async def _command(self, ctx: AttemptContext, line: str) -> None:
+        t = self.terminal
+        word, _, rest = line.partition(" ")
+        if word == "/tools":
+            for spec in ctx.tool_specs:
+                t.say(f"  {spec.name}{' (writes)' if spec.writes else ''}: {spec.description.splitlines()[0]}")
+        elif word == "/schema":
+            found = next((s for s in ctx.tool_specs if s.name == rest.strip()), None)
+            t.say(json.dumps({"description": found.description, "input_schema": found.input_schema}, indent=2)
+                  if found else f"no tool {rest.strip()!r}; /tools lists them")  # fmt: skip
+        elif word == "/call":
+            await self._call(ctx, rest.strip())
+        elif word == "/policy":
+            t.say(ctx.policy)
+        else:
+            t.say(AGENT_HELP)
+
+    async def _call(self, ctx: AttemptContext, rest: str) -> None:
+        name, _, raw = rest.partition(" ")
+        try:
+            args = json.loads(raw) if raw.strip() else {}
+        except json.JSONDecodeError as e:
+            self.terminal.say(f"not JSON arguments ({e.msg} at column {e.colno}); nothing was called", "red")
+            return
+        if not name or not isinstance(args, dict):
+            self.terminal.say("usage: /call NAME {JSON object of arguments}", "red")
+            return
+        self._calls += 1
+        call_id = f"human-{self._calls}"
+        ctx.log_call(call_id, name, args, raw or None)
+        outcome = await ctx.call_tool(call_id, name, args)
+        self.terminal.say(("error: " if outcome.is_error else "") + outcome.text, "red" if outcome.is_error else "cyan")
+
+
+class HumanCustomer(SimulatedCustomer):
+    """The customer's side: the person sees only what a customer would — the agent's messages."""
+
+    name = "human"
+
+    def __init__(self, terminal: Terminal, profile: Customer) -> None:
+        self.terminal = terminal
+        self.profile = profile
+
+    async def reply(self, visible: list[Entry], actions: CustomerActions | None = None) -> CustomerReply:
+        t = self.terminal
+        if visible and visible[-1].role == "agent":
+            t.say(f"agent: {visible[-1].content}", "bold")
+        while True:
+            line = await t.ask("you> ")
+            if line is None or line == "/end":
+                return CustomerReply("", end_reason="satisfied")
+            if line == "/giveup":
+                return CustomerReply("", end_reason="gave_up")
+            if line and not line.startswith("/"):
+                return CustomerReply(line)
+            t.say(CUSTOMER_HELP)
