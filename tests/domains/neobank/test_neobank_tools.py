@@ -72,6 +72,17 @@ def test_an_identity_check_is_recorded_and_does_not_say_which_fact_was_wrong(ban
     assert [c["passed"] for c in checks] == [0, 1]
 
 
+def test_a_failed_identity_check_counts_on_the_profile_and_a_passed_one_does_not(bank: Session) -> None:
+    customer(bank)
+    first = ok(bank, "verify_identity", customer_id="CUS-9901", date_of_birth="1990-02-01", postcode="1011 AB")
+    ok(bank, "verify_identity", customer_id="CUS-9901", date_of_birth="1990-01-02", postcode="1011 AB")
+    second = ok(bank, "verify_identity", customer_id="CUS-9901", date_of_birth="1990-01-02", postcode="9999 ZZ")
+    assert (first["failed_identity_checks"], second["failed_identity_checks"]) == (1, 2)
+    row = bank.one("SELECT failed_identity_checks FROM customers WHERE id = 'CUS-9901'")
+    assert row == {"failed_identity_checks": 2}
+    assert "failed_identity_checks" not in ok(bank, "get_customer", customer_id="CUS-9901")
+
+
 def test_only_a_blocked_card_is_replaced_and_the_fee_is_charged_once(bank: Session) -> None:
     customer(bank)
     refused = call(bank, "replace_card", card_id="CRD-99001", fee=6)
