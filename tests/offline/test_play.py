@@ -10,6 +10,7 @@ from typing import Any
 import pexpect
 import pytest
 
+from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
 from statebox.judge import ReferenceFailed, judge_attempt, replay, required_effects, rules_for
 from statebox.runner.store import RunDir
 from statebox.tasks import Suite, Task, load_suite
@@ -98,3 +99,38 @@ def test_typing_a_wrong_value_shows_that_wrong_value(task: tuple[Task, Any], tmp
     shown = _play(chosen, tmp_path / "played", wrong)
     assert "FAILED" in shown, shown[-2000:]
     assert "wrong_value:" in shown and repr(wrong[2]) in shown, shown[-2000:]
+
+
+def _answer(task: Task, agent_said: str) -> str:
+    """What a person playing the customer types: the facts asked for, a yes to a question, else the end."""
+    said = agent_said.lower()
+    asked = [f for f in task.customer.facts if any(p.lower() in said for p in f.asked_by)]
+    if asked:
+        return " ".join(f"My {f.asked_by[0]} is {f.value}." for f in asked)
+    return "Yes, please go ahead." if "?" in said else "/end"
+
+
+def test_playing_the_customer_of_a_model_agent_shows_only_the_conversation(
+    task: tuple[Task, Any], tmp_path: Path
+) -> None:
+    chosen, _ = task
+    suite = load_suite("retail").with_tasks([chosen])
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
+    with FakeModelServer(FakeModelApp(suite, FakeModelConfig(mode="reference"))) as server:
+        args = ["play", "retail", chosen.id, "--as", "customer", "--model", "openai:fake",
+                "--base-url", server.base_url, "--out", str(tmp_path / "played")]  # fmt: skip
+        child = pexpect.spawn(STATEBOX, args, env=env, encoding="utf-8", timeout=60, dimensions=(50, 200))
+        shown = ""
+        for _ in range(12):
+            if child.expect_exact(["you> ", pexpect.EOF]) == 1:
+                break
+            shown += str(child.before)
+            child.sendline(_answer(chosen, str(child.before).rsplit("agent: ", 1)[-1]))
+        child.expect(pexpect.EOF)
+        shown += str(child.before)
+        child.close()
+    assert child.exitstatus == 0, shown[-2000:]
+    assert "agent: " in shown and "-> " not in shown.split("PASSED")[0], "the customer sees no tool traffic"
+    (record,) = RunDir(tmp_path / "played").trials()
+    assert record.user == "human" and record.model == "openai:fake"
+    assert record.passed, [d.describe() for d in record.discrepancies]
