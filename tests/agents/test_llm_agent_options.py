@@ -32,6 +32,7 @@ class ScriptedModel(ModelClient):
         *,
         tool_choice: str | None = None,
         seed: int | None = None,
+        role: str | None = None,
     ) -> Completion:
         self.requests.append(list(messages))
         return self.replies.pop(0)

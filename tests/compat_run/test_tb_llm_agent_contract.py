@@ -33,6 +33,7 @@ class ScriptedModel(ModelClient):
         *,
         tool_choice: str | None = None,
         seed: int | None = None,
+        role: str | None = None,
     ) -> Completion:
         self.requests.append((list(messages), [tool.name for tool in tools or []]))
         return self.replies.pop(0)

@@ -1,7 +1,7 @@
 """The fake model only knows a private fact from the customer's answer: withheld facts fail the task.
 
-The fake model server plays the retail suite in reference mode; the attempt's customer has the
-task's goal but none of its facts, so every question for a fact goes unanswered.
+The fake model server plays the retail suite in reference mode; the customer has the task's goal
+but none of its facts, so every question for a fact goes unanswered.
 """
 
 from __future__ import annotations
@@ -52,14 +52,14 @@ def test_a_scripted_customer_without_the_facts_makes_the_fake_model_give_up(
         assert fact.value not in written_values(record), f"the fake model used {fact.key} it was never given"
 
 
-def test_an_llm_customer_without_the_facts_leaves_the_fake_model_nothing_to_act_on(
+def test_the_fake_plays_the_llm_customer_from_the_suite_not_from_the_prompt(
     retail: Suite, fake_model: FakeModelServer
 ) -> None:
+    """An LLM customer whose prompt holds no facts still answers with the task's facts: the fake reads none of it."""
     task = retail.task(TASK)
     record = run_llm_attempt(
         retail, without_facts(task), fake_model.base_url, user="llm", user_endpoint=fake_model.base_url
     )
-    assert not record.passed and record.signature == "no_state_change", explain(record)
-    assert not record.transcript.tool_results()
-    for fact in task.customer.facts:
-        assert fact.value not in written_values(record)
+    assert record.passed, explain(record)
+    said = " ".join(e.content for e in record.transcript.visible() if e.role == "customer")
+    assert any(f.value in said for f in task.customer.facts), said

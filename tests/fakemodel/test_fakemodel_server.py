@@ -106,11 +106,11 @@ def test_unreadable_requests_get_a_400_that_says_why(body: dict[str, Any]) -> No
 
 
 def test_stats_count_requests_by_role_and_mode() -> None:
-    customer = [{"role": "system", "content": "STATEBOX-USER-SIMULATOR\nFACTS:\norder_id: ORD-1001"}]
-    judge = [{"role": "system", "content": "STATEBOX-RUBRIC-JUDGE\nDid the agent apologise?"}]
     with fake_model(shop_suite(), mode="wrong-value") as server:
-        for messages in (OPENING, OPENING, [*customer, *OPENING], [*judge, *OPENING]):
-            assert post(server.base_url, {"model": "fake", "messages": messages}).status_code == 200
+        for role in (None, None, "customer", "judge"):
+            headers = {"x-statebox-role": role} if role else {}
+            body = {"model": "fake", "messages": OPENING}
+            assert httpx.post(f"{server.base_url}/chat/completions", json=body, headers=headers).status_code == 200
         stats = server.app.stats.as_dict()
     assert stats["by_role"] == {"agent": 2, "customer": 1, "judge": 1}
     assert stats["by_mode"] == {"wrong-value": 2}

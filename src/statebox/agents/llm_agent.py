@@ -82,7 +82,7 @@ class LlmAgent(Agent):
         """The model's next reply, or how the attempt ends when there is none."""
         try:
             async with asyncio.timeout(self.time_budget_s - ctx.elapsed()):
-                return await self.client.complete(self.messages, tools, seed=ctx.seed)
+                return await self.client.complete(self.messages, tools, seed=ctx.seed, role="agent")
         except TimeoutError:
             if ctx.elapsed() < self.time_budget_s:
                 raise  # not our budget: let the runner see it

@@ -4,10 +4,9 @@ It recognises the task only from the customer's opening message, asks for privat
 before using them, takes generated ids from the tool results it has seen, and plays the
 reference solution one tool call per response; modes add deliberate mistakes.
 
-Requests are told apart by their system message: one starting with `STATEBOX-USER-SIMULATOR`
-is answered as the simulated customer (facts from a `FACTS:` block of `key: value` lines, see
-`customer.py`), one starting with `STATEBOX-RUBRIC-JUDGE` as the rubric judge (`rubric.py`);
-every other request is the agent under test.
+Requests are told apart by the `x-statebox-role` header statebox's model client sends, never
+by prompt text: `customer` is answered as the task's scripted customer (`customer.py`), `judge`
+as the rubric judge (`rubric.py`); every other request is the agent under test.
 """
 
 from statebox.fakemodel.app import FakeModelApp, FakeModelConfig, Stats

@@ -16,13 +16,14 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from statebox.fakemodel.agent import UNKNOWN_REQUEST, agent_reply, normalise, opening_index
-from statebox.fakemodel.customer import customer_reply, is_customer_request
+from statebox.fakemodel.customer import customer_reply
 from statebox.fakemodel.plan import MODES, Mode, attempt_mode, build_plan
 from statebox.fakemodel.protocol import BadRequest, ChatRequest, Reply, completion, error_body, parse_request
-from statebox.fakemodel.rubric import is_judge_request, judge_reply
+from statebox.fakemodel.rubric import judge_reply
 from statebox.tasks import Suite, Task
 
 Role = Literal["agent", "customer", "judge"]
+ROLE_HEADER = "x-statebox-role"  # what statebox's model client sends with every request
 
 
 @dataclass(frozen=True)
@@ -91,11 +92,14 @@ class FakeModelApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self._app(scope, receive, send)
 
-    def respond(self, request: ChatRequest) -> tuple[Reply, Role, Mode | None]:
-        """The reply to a request, which role answered it, and the agent's mode (None otherwise)."""
-        if is_customer_request(request):
+    def respond(self, request: ChatRequest, role: str | None = None) -> tuple[Reply, Role, Mode | None]:
+        """The reply to a request, which role answered it, and the agent's mode (None otherwise).
+
+        The role is the one statebox's client declared (a request without one is the agent's).
+        """
+        if role == "customer":
             return customer_reply(request, self.openings), "customer", None
-        if is_judge_request(request):
+        if role == "judge":
             return judge_reply(self.config.judge_answer), "judge", None
         start = opening_index(request.turns)
         task = self.openings.get(normalise(request.turns[start].text)) if start is not None else None
@@ -118,7 +122,7 @@ class FakeModelApp:
         except (ValueError, BadRequest) as e:
             self.stats.bad_requests += 1
             return JSONResponse(error_body(f"bad request: {e}", "invalid_request_error"), status_code=400)
-        reply, role, mode = self.respond(request)
+        reply, role, mode = self.respond(request, http.headers.get(ROLE_HEADER))
         self.stats.completions += 1
         self.stats.by_role[role] += 1
         headers: dict[str, str] = {"x-statebox-fake-role": role}

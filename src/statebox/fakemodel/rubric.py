@@ -1,22 +1,12 @@
-"""Scripted answers to rubric-judge requests: a JSON verdict, "yes" unless configured otherwise.
-
-A request is a rubric-judge request when its system message starts with RUBRIC_JUDGE_MARKER.
-The answer is the text `{"answer": "yes", "reason": "..."}`.
-"""
+"""Scripted answers to rubric-judge requests (`x-statebox-role: judge`): a JSON verdict, "yes" unless configured."""
 
 from __future__ import annotations
 
 import json
 
-from statebox.fakemodel.protocol import ChatRequest, Reply
-
-RUBRIC_JUDGE_MARKER = "STATEBOX-RUBRIC-JUDGE"
-
-
-def is_judge_request(request: ChatRequest) -> bool:
-    return request.system.lstrip().startswith(RUBRIC_JUDGE_MARKER)
+from statebox.fakemodel.protocol import Reply
 
 
 def judge_reply(answer: str = "yes") -> Reply:
-    reason = "The final reply addresses the question (scripted judge of the fake model)."
+    reason = "The agent's messages address the question (scripted judge of the fake model)."
     return Reply(json.dumps({"answer": answer, "reason": reason}))

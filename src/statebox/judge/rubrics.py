@@ -18,16 +18,11 @@ from statebox.llm.meter import Meter
 from statebox.llm.types import Message
 from statebox.tasks.model import Rubric
 
-# The first line of the judge's system prompt; scripted model servers recognise it.
-RUBRIC_JUDGE_MARKER = "STATEBOX-RUBRIC-JUDGE"
-
 _ANSWER = """Respond with one JSON object only: {"answer": "yes" | "no", "reason": "<one sentence>"}"""
 _PROMPTS = {
-    "final_reply": f"""{RUBRIC_JUDGE_MARKER}
-You grade a customer support agent's final reply to a customer. Answer the question about the reply
-with yes or no, strictly from what the reply says. {_ANSWER}""",
-    "conversation": f"""{RUBRIC_JUDGE_MARKER}
-You grade what a customer support agent told a customer. You see every message the agent sent
+    "final_reply": f"""You grade a customer support agent's final reply to a customer.
+Answer the question about the reply with yes or no, strictly from what the reply says. {_ANSWER}""",
+    "conversation": f"""You grade what a customer support agent told a customer. You see every message the agent sent
 to the customer, in order. Answer the question with yes or no, strictly from what those messages
 say. {_ANSWER}""",
 }
@@ -60,7 +55,7 @@ class RubricJudge:
                 Message(role="system", content=_PROMPTS[scope]),
                 Message(role="user", content=f"{_shown(scope, transcript)}\n\nQuestion: {q}"),
             ]
-            completion = await self.client.complete(messages)
+            completion = await self.client.complete(messages, role="judge")
             self.meter.add(completion.usage, completion.cost_usd)
             answer, reason = parse_answer(completion.text)
             results.append(RubricResult(question=q, answer=answer, passed=answer == "yes", reason=reason))

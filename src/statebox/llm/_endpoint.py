@@ -19,6 +19,8 @@ from .spec import parse_spec
 from .toolbox import PreparedTools, prepared
 from .types import Completion, Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
+ROLE_HEADER = "x-statebox-role"  # agent | customer | judge: who in statebox is asking
+
 PLACEHOLDER_KEY = "not-needed"
 _CACHED_TEXTS = 64  # encoded system prompts kept per client (one per distinct policy in use)
 
@@ -82,12 +84,14 @@ class EndpointClient(ModelClient):
         *,
         tool_choice: str | None = None,
         seed: int | None = None,
+        role: str | None = None,
     ) -> Completion:
         sampling = self.sampling if seed is None else self.sampling.model_copy(update={"seed": seed})
         body = self._encode(messages, prepared(tools), tool_choice, sampling)
+        extra = {ROLE_HEADER: role} if role else None
 
         async def send() -> Reply:
-            return self._read(await self._http.post(body))
+            return self._read(await self._http.post(body, extra))
 
         async with self._slots:
             started = time.monotonic()

@@ -52,8 +52,8 @@ class JsonEndpoint:
         else:
             self._http = ConnectionStack(url, headers, timeout_s=timeout_s)
 
-    async def post(self, body: bytes) -> dict[str, Any]:
-        response = await self._http.post(body)
+    async def post(self, body: bytes, extra_headers: Mapping[str, str] | None = None) -> dict[str, Any]:
+        response = await self._http.post(body, extra_headers)
         if response.status >= 400:
             raise HttpStatusError(response.status, response.headers, response.content)
         return parse_reply(response.content)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import urllib.parse
 import urllib.request
+from collections.abc import Mapping
 
 import httpx
 
@@ -41,8 +42,9 @@ class ConnectionStack:
         self._timeout_s = timeout_s
         self._idle: list[H1Connection] = []
 
-    async def post(self, body: bytes) -> RawResponse:
-        head = self._head + b"content-length: %d\r\n\r\n" % len(body)
+    async def post(self, body: bytes, extra_headers: Mapping[str, str] | None = None) -> RawResponse:
+        extra = "".join(f"{name}: {value}\r\n" for name, value in (extra_headers or {}).items())
+        head = self._head + extra.encode("latin-1") + b"content-length: %d\r\n\r\n" % len(body)
         try:
             async with asyncio.timeout(self._timeout_s) as deadline:
                 return await self._send(head, body)
@@ -97,8 +99,8 @@ class ProxiedClient:
             limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections),
         )
 
-    async def post(self, body: bytes) -> RawResponse:
-        response = await self._http.post(self._url, content=body)
+    async def post(self, body: bytes, extra_headers: Mapping[str, str] | None = None) -> RawResponse:
+        response = await self._http.post(self._url, content=body, headers=dict(extra_headers or {}))
         return RawResponse(response.status_code, response.headers, response.content)
 
     async def aclose(self) -> None:

@@ -37,13 +37,16 @@ class ModelClient(ABC):
         *,
         tool_choice: str | None = None,
         seed: int | None = None,
+        role: str | None = None,
     ) -> Completion:
         """Ask the model for its next turn.
 
         `tools` may be a PreparedTools, built once per attempt, so the schemas are encoded
         once rather than on every call. `tool_choice` (used only when tools are given): None for the provider's default,
         "auto", "none", "required", or a tool name to force that tool. `seed`, when given,
-        replaces `sampling.seed` for this call (e.g. one seed per attempt).
+        replaces `sampling.seed` for this call (e.g. one seed per attempt). `role` (agent, customer,
+        judge) is sent as the `x-statebox-role` header, so a server can tell statebox's roles apart
+        without reading the prompt.
         Raises InfrastructureError when the endpoint fails; what the model got wrong is
         returned, not raised.
         """

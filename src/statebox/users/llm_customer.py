@@ -10,9 +10,6 @@ from statebox.tasks import Customer
 from statebox.users.actions import asked_for, perform
 from statebox.users.base import CustomerActions, CustomerReply, EndReason, SimulatedCustomer
 
-# The first line of the simulator's system prompt; scripted model servers recognise it.
-USER_SIMULATOR_MARKER = "STATEBOX-USER-SIMULATOR"
-
 _RULES = """\
 You are playing a customer who is writing to a company's support agent. Stay in character.
 - Your goal is below. Pursue it, and nothing else.
@@ -43,7 +40,7 @@ def customer_prompt(profile: Customer) -> str:
     rules = "\n".join(f"- {r}" for r in profile.rules)
     persona = f"\nPERSONA:\n{profile.persona}\n" if profile.persona else ""
     extra = f"\nMORE RULES:\n{rules}\n" if rules else ""
-    return f"{USER_SIMULATOR_MARKER}\n{_RULES}\n{persona}\nGOAL:\n{profile.goal}\n\nFACTS:\n{facts}\n{extra}"
+    return f"{_RULES}\n{persona}\nGOAL:\n{profile.goal}\n\nFACTS:\n{facts}\n{extra}"
 
 
 class LlmCustomer(SimulatedCustomer):
@@ -74,7 +71,7 @@ class LlmCustomer(SimulatedCustomer):
             last = messages[-1]
             seen = f"{last.content}\n\n[Only you see this. You just checked: {notes}]"
             messages[-1] = Message(role=last.role, content=seen)
-        completion = await self.client.complete(messages, [END_TOOL], seed=self.seed)
+        completion = await self.client.complete(messages, [END_TOOL], seed=self.seed, role="customer")
         self._meter.add(completion.usage, completion.cost_usd)
         for call in completion.tool_calls:
             if call.name == END_TOOL.name:
