@@ -55,7 +55,10 @@ DOMAIN = build_domain(
                                 "device_order": ("device_orders", "device order"),
                                 "asset_return_label": ("asset_returns", "asset return")}),
         handoff_ledger(teams=("it_security", "device_repair", "hr_advisory", "finance_controls")),
-        customer_side(owner_table="employees", owner_prefix="EMP", owner_arg="employee_id", phone_column="phone"),
+        # Codes judged on the trace (trace_checks.yaml, and the home-delivery task's own check): an agent that
+        # sends a code before refusing a home delivery, or sends one twice, makes no mistake.
+        customer_side(owner_table="employees", owner_prefix="EMP", owner_arg="employee_id", phone_column="phone",
+                      codes_judged_on="trace"),
     ],
 )
 
