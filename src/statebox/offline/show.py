@@ -51,8 +51,9 @@ def render_outcome(record: TrialRecord, console: Console, required: dict[str, An
     _section(console, "What the agent changed")
     _changes(record.effects, console)
     _section(console, "What was required")
+    required = required if required is not None else _golden_changes(record.effects)
     if required is None:
-        console.print("  (not available: the suite could not be opened, or it does not replay references)")
+        console.print("  (not available: the suite could not be opened to replay the reference)")
     else:
         _changes(required, console)
 
@@ -122,6 +123,18 @@ def _changes(effects: dict[str, Any], console: Console) -> None:
         lines.append(f"  server {server}: result hash {'equals' if same else 'differs from'} the golden hash")
     for line in lines or ["  (nothing)"]:
         console.print(escape(line))
+
+
+def _golden_changes(effects: dict[str, Any]) -> dict[str, Any] | None:
+    """The required changes a suite judged by its servers stored with the trial (`servers.*.golden_changes`)."""
+    golden = [info.get("golden_changes") for info in (effects.get("servers") or {}).values()]
+    if not golden or any(g is None for g in golden):
+        return None
+    merged: dict[str, Any] = {"inserted": {}, "updated": {}, "deleted": {}}
+    for changes in golden:
+        for kind in merged:
+            merged[kind].update(changes.get(kind) or {})
+    return merged
 
 
 def _spend(r: TrialRecord, console: Console) -> None:
