@@ -98,3 +98,12 @@ def test_it_answers_the_latest_agent_message_not_an_earlier_one() -> None:
 def test_a_statement_that_mentions_confirming_but_asks_nothing_ends_the_conversation(message: str) -> None:
     answer = reply(message)
     assert answer.end_reason == "satisfied", answer.text
+
+
+def test_a_customer_whose_request_cannot_be_met_ends_without_being_satisfied() -> None:
+    from statebox.tasks import Customer
+    from statebox.users.scripted import ScriptedCustomer
+
+    blocked = ScriptedCustomer(Customer(goal="a refund the policy forbids", may_end_satisfied=False))
+    assert blocked.answer("I'm sorry, that cannot be refunded.").end_reason == "gave_up"
+    assert ScriptedCustomer(Customer(goal="a refund")).answer("Refunded.").end_reason == "satisfied"

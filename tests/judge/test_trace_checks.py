@@ -120,3 +120,8 @@ def test_a_transcript_becomes_messages_and_calls_paired_with_their_results() -> 
     assert [(e.kind, e.tool, e.ok, e.index) for e in events] == [
         ("customer", "", True, 0), ("call", "get_order", True, 1), ("agent", "", True, 3)]
     assert events[1].text == '{"status": "paid"}'
+
+
+def test_verify_before_accepts_a_date_of_birth_spelled_out() -> None:
+    trace = [say("customer", "Email ana@example.com; I was born on 3 February 1990."), call("update_address")]
+    assert found(VERIFY_BY_FACTS, trace) == []

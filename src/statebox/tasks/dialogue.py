@@ -7,6 +7,7 @@ compliant agent and the judge never disagree about what was asked.
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 from statebox.tasks.checks import ConfirmBefore, VerifyBefore
@@ -48,8 +49,25 @@ def asks_for(fact: Fact, message: str) -> bool:
 
 
 def states(fact: Fact, message: str) -> bool:
-    """The message contains the fact's value (case-insensitive)."""
-    return bool(fact.value) and fact.value.lower() in message.lower()
+    """The message contains the fact's value: case aside, a date also spelled out, a phone number in any grouping."""
+    if not fact.value:
+        return False
+    text = message.lower()
+    if fact.value.lower() in text:
+        return True
+    return any(way in text for way in _other_ways(fact.value))
+
+
+def _other_ways(value: str) -> list[str]:
+    """How people also write a date (2 April 1954, April 2, 1954) or a phone number (its digits)."""
+    try:
+        day = date.fromisoformat(value.strip())
+    except ValueError:
+        digits = re.sub(r"\D", "", value)
+        return [] if len(digits) < 7 or not re.fullmatch(r"[+\d\s().-]+", value) else [digits]
+    month = day.strftime("%B").lower()
+    return [f"{day.day} {month} {day.year}", f"{month} {day.day}, {day.year}", f"{month} {day.day} {day.year}",
+            f"{day.day}th {month} {day.year}"]
 
 
 def facts_used(value: Any, facts: list[Fact]) -> list[Fact]:

@@ -37,6 +37,8 @@ class ScriptedCustomer(SimulatedCustomer):
             if unknown_streak + 1 >= self.max_unknown:
                 return CustomerReply(UNKNOWN, end_reason="gave_up")
             return CustomerReply(UNKNOWN)
+        if not self.profile.may_end_satisfied:  # the request cannot be met: accept the answer, not be pleased
+            return CustomerReply("I understand. That's all, then.", end_reason="gave_up")
         return CustomerReply("Thank you, that's all.", end_reason="satisfied")
 
     def _confirmation(self, message: str) -> str | None:
