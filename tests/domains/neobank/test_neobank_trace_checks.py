@@ -114,3 +114,11 @@ def test_a_hand_off_after_two_failed_checks_breaks_nothing_and_a_failed_check_le
     verdict, _ = attempt(task, [c for i, c in enumerate(task.reference) if i != first])
     found = [(d.kind, d.table, d.field, d.expected, d.actual) for d in verdict.discrepancies]
     assert found == [("wrong_value", "customers", "failed_identity_checks", 2, 1)]
+
+
+def test_a_limit_raised_on_private_facts_breaks_the_tasks_code_only_check() -> None:
+    task = TASKS["cash_limit_raise_capped_at_plus_maximum"]
+    at = next(i for i, c in enumerate(task.reference) if c.tool == "send_verification_code")
+    verdict, broken = attempt(task, [*task.reference[:at], facts_check(task), *without(task, *CODE_CALLS)[at:]])
+    assert verdict.passed, verdict.discrepancies
+    assert broken == ["verify_before(update_card_settings)"]
