@@ -12,7 +12,10 @@ import pytest
 import yaml
 from offline_kit import make_runs, small_suite
 
+from statebox.offline.digest_check import digest_problem
 from statebox.offline.verify import Verification, verify_run
+from statebox.runner.campaign import Campaign
+from statebox.runner.plan import CampaignConfig
 from statebox.runner.record import ErrorRecord
 from statebox.runner.store import RunDir
 from statebox.tasks import Suite
@@ -91,3 +94,21 @@ def test_an_infrastructure_error_left_fails_the_canonical_check(fake_copy: Path)
     ))  # fmt: skip
     failed = _failed(verify_run(fake_copy))
     assert "canonical" in failed and "1 infrastructure error(s) left" in failed["canonical"], failed
+
+
+def test_the_digest_stays_in_step_when_several_worker_processes_append(tmp_path: Path) -> None:
+    out = tmp_path / "workers"
+    config = CampaignConfig(suite=small_suite(), agent="reference", out=out, repeat=4, workers=2, progress=False)
+    Campaign(config).run_blocking()
+    assert len(RunDir(out).trials()) == 4 * len(small_suite().tasks)
+    assert digest_problem(out) is None
+
+
+def test_a_torn_line_repaired_on_resume_keeps_the_digest_whole(fake_copy: Path) -> None:
+    run = RunDir(fake_copy)
+    last = run.trials()[-1]
+    with (fake_copy / "trials.jsonl").open("a") as f:
+        f.write('{"trial_id": "torn by a kill')  # a writer killed mid-line: no digest entry was written
+    run.repair()
+    run.append_trial(last.model_copy(update={"trial_id": last.trial_id.rsplit("/", 1)[0] + "/3", "repeat": 3}))
+    assert digest_problem(fake_copy) is None
