@@ -15,6 +15,7 @@ from rich.table import Table
 
 from statebox.cli.common import fail, print_json, print_listing, task_progress
 from statebox.cli.options import SuiteOptions, command, open_task_set
+from statebox.tasks import TaskFileError
 from statebox.tasks.provider import SuiteError, SuiteInfo, SuiteProvider, suite_providers
 
 SuiteArg = Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
@@ -86,7 +87,7 @@ def validate(opts: ValidateOptions, suite_options: SuiteOptions) -> None:
         job = bar.add_task("validate", total=len(chosen.tasks))
         try:
             report = provider.validate(chosen, concurrency=opts.concurrency, on_done=lambda: bar.advance(job))
-        except SuiteError as e:
+        except (SuiteError, TaskFileError) as e:
             fail(str(e))
     if opts.json_out:
         print_json(report.json)

@@ -64,6 +64,19 @@ def load_task_dir(directory: Path, domain: str | None = None) -> list[Task]:
     return tasks
 
 
+def task_file(directory: Path, task_id: str) -> Path:
+    """The file below a task folder that defines a task (the folder itself when none does)."""
+    for path in sorted(directory.rglob("*.y*ml")):
+        try:
+            doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            continue
+        items = doc.get("tasks") if isinstance(doc, dict) and "tasks" in doc else [doc]
+        if isinstance(items, list) and any(isinstance(i, dict) and i.get("id") == task_id for i in items):
+            return path
+    return directory
+
+
 _CHECK_LIST = TypeAdapter(list[TraceCheck])
 
 

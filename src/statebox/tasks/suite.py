@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
 from statebox.tasks.domain import Domain
-from statebox.tasks.loader import TaskFileError
+from statebox.tasks.loader import TaskFileError, task_file
 from statebox.tasks.model import Task
 from statebox.tasks.provider import Listing, TaskSet
 from statebox.world import Session, Snapshot, WorldError
@@ -44,7 +44,7 @@ class Suite(TaskSet):
                 try:
                     cached = self._baselines[task.id] = pristine.derive(task.initial_rows)
                 except WorldError as e:
-                    where = self.domains[task.domain].task_dir
+                    where = task_file(self.domains[task.domain].task_dir, task.id)
                     raise TaskFileError(where, str(e), task=task.id, field="initial_rows") from None
             return cached
 
