@@ -9,6 +9,7 @@ import typer
 
 from statebox.cli.common import fail, open_suite
 from statebox.fakemodel import MODES, Mode, run_fake_model
+from statebox.mcp import CannotListenError
 
 
 def register(app: typer.Typer) -> None:
@@ -30,7 +31,6 @@ def fake_model(
     if mode not in MODES:
         fail(f"--mode {mode!r}: choose one of {', '.join(MODES)}")
     s = open_suite(suite)
-    print(f"fake model for {suite} ({mode}) at http://{host}:{port}/v1", file=sys.stderr)
     try:
         run_fake_model(
             s,
@@ -42,6 +42,7 @@ def fake_model(
             seed,
             fail_first_n=fail_first_n,
             fail_rate=fail_rate,
+            on_bound=lambda url: print(f"fake model for {suite} ({mode}) at {url}", file=sys.stderr),
         )
-    except ValueError as e:
+    except (ValueError, CannotListenError) as e:
         fail(str(e))

@@ -12,7 +12,7 @@ import typer
 
 from statebox.cli.common import fail
 from statebox.llm.client import ModelClient, make_client
-from statebox.mcp import InsecureBindError, run_proxy, serve_http, serve_stdio
+from statebox.mcp import CannotListenError, InsecureBindError, run_proxy, serve_http, serve_stdio
 from statebox.mcp.hosted import HostedAttempt
 from statebox.runner.hosted import WorldAttemptFactory
 from statebox.tasks import TaskFileError
@@ -71,8 +71,11 @@ def serve(
     host, _, port = http.rpartition(":")
     if not host or not port.isdigit():
         fail(f"--http {http!r}: expected HOST:PORT, e.g. 127.0.0.1:8000")
-    print(f"serving {suite}/{task_id} at http://{host}:{port}/mcp", file=sys.stderr)
-    asyncio.run(serve_http(attempt, host, int(port), on_end=on_end))
+    announce = lambda url: print(f"serving {suite}/{task_id} at {url}", file=sys.stderr)  # noqa: E731
+    try:
+        asyncio.run(serve_http(attempt, host, int(port), on_end=on_end, on_ready=announce))
+    except CannotListenError as e:
+        fail(str(e))
 
 
 def proxy(
@@ -96,5 +99,5 @@ def proxy(
                 on_ready=lambda url: print(f"statebox proxy at {url}", file=sys.stderr),
             )
         )
-    except InsecureBindError as e:
+    except (InsecureBindError, CannotListenError) as e:
         fail(str(e))

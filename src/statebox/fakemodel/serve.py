@@ -5,12 +5,14 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Callable
 from types import TracebackType
 
 import uvicorn
 
 from statebox.fakemodel.app import FakeModelApp, FakeModelConfig
 from statebox.fakemodel.plan import Mode
+from statebox.mcp.http_serving import base_url, bind_socket
 from statebox.tasks import Suite, load_suite
 
 
@@ -25,11 +27,24 @@ def run_fake_model(
     *,
     fail_first_n: int = 0,
     fail_rate: float = 0.0,
+    on_bound: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve the fake model for a suite (a Suite or a built-in suite's name) until interrupted."""
+    """Serve the fake model for a suite (a Suite or a built-in suite's name) until interrupted.
+
+    The address is bound first (CannotListenError when it is taken); `on_bound` then gets the base URL.
+    """
     chosen = load_suite(suite) if isinstance(suite, str) else suite
     config = FakeModelConfig(mode, error_rate, latency_ms, seed, fail_first_n, fail_rate)
-    uvicorn.run(FakeModelApp(chosen, config), host=host, port=port, log_level="warning", lifespan="off")
+    sock = bind_socket(host, port)
+    if on_bound is not None:
+        on_bound(base_url(sock) + "/v1")
+    server = uvicorn.Server(uvicorn.Config(FakeModelApp(chosen, config), log_level="warning", lifespan="off"))
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
 
 
 class FakeModelServer:

@@ -8,7 +8,7 @@
   (plain or forked) per attempt (see `mcp/launch/`).
 """
 
-from statebox.mcp.errors import InsecureBindError, ToolServerError
+from statebox.mcp.errors import CannotListenError, InsecureBindError, ToolServerError
 from statebox.mcp.hosted import AttemptFactory, HostedAttempt, OnEnd
 from statebox.mcp.inmemory import McpToolSurface, connect_in_memory
 from statebox.mcp.launch import LaunchSpec, ToolServer, ToolServerLauncher, ToolServerSurface
@@ -20,6 +20,7 @@ from statebox.mcp.servers_file import ServerSpec, load_servers_file
 
 __all__ = [
     "AttemptFactory",
+    "CannotListenError",
     "HostedAttempt",
     "InsecureBindError",
     "LaunchSpec",

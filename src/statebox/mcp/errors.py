@@ -9,3 +9,14 @@ class ToolServerError(Exception):
 
 class InsecureBindError(ValueError):
     """Refused to serve attempts on a non-loopback address without an operator token."""
+
+
+class CannotListenError(OSError):
+    """The address to serve on cannot be bound (already in use, not this machine's, not permitted)."""
+
+    def __init__(self, host: str, port: int, error: OSError) -> None:
+        reason = (error.strerror or str(error)).lower()
+        super().__init__(error.errno, f"cannot listen on {host}:{port}: {reason}")
+
+    def __str__(self) -> str:
+        return str(self.strerror)

@@ -17,6 +17,8 @@ import anyio
 import uvicorn
 from starlette.types import ASGIApp
 
+from statebox.mcp.errors import CannotListenError
+
 logger = logging.getLogger(__name__)
 
 STARTUP_TIMEOUT_S = 10.0
@@ -31,16 +33,19 @@ class _OwnerSignalsServer(uvicorn.Server):
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to `host:port` (port 0 picks a free port); raises OSError if taken."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    """A TCP socket bound to `host:port` (port 0 picks a free port); CannotListenError if taken."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as e:
+        raise CannotListenError(host, port, e) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)
-    except OSError:
+    except OSError as e:
         sock.close()
-        raise
+        raise CannotListenError(host, port, e) from None
     return sock
 
 
@@ -71,7 +76,13 @@ async def serve_until_signalled(
 
     `on_ready` gets the base URL once the server accepts connections.
     """
-    sock = bind_socket(host, port)
+    await serve_socket_until_signalled(app, bind_socket(host, port), on_ready)
+
+
+async def serve_socket_until_signalled(
+    app: ASGIApp, sock: socket.socket, on_ready: Callable[[str], None] | None = None
+) -> None:
+    """`serve_until_signalled` on a socket already bound (by `bind_socket`)."""
     server = _new_server(app)
     async with anyio.create_task_group() as tg:
         tg.start_soon(_exit_on_signal, server)

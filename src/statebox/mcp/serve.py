@@ -16,7 +16,7 @@ import anyio
 from mcp.server.stdio import stdio_server
 
 from statebox.mcp.hosted import HostedAttempt, OnEnd
-from statebox.mcp.http_serving import serve_until_signalled, watching_signals
+from statebox.mcp.http_serving import bind_socket, serve_socket_until_signalled, watching_signals
 from statebox.mcp.server import build_server
 
 MCP_PATH = "/mcp"
@@ -45,7 +45,9 @@ async def serve_http(
     """Serve `attempt` over stateless streamable HTTP at `http://HOST:PORT/mcp` until a signal.
 
     `on_ready` gets the endpoint URL once it accepts connections (port 0 picks a free port).
+    Raises CannotListenError, before the attempt is served or ended, when the address cannot be bound.
     """
+    sock = bind_socket(host, port)
     app = build_server(attempt).streamable_http_app(
         streamable_http_path=MCP_PATH, stateless_http=True, json_response=True, host=host
     )
@@ -55,7 +57,7 @@ async def serve_http(
             on_ready(url + MCP_PATH)
 
     try:
-        await serve_until_signalled(app, host, port, on_ready=announce)
+        await serve_socket_until_signalled(app, sock, on_ready=announce)
     finally:
         await _Ending(attempt, on_end).run()
 
