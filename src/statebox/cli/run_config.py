@@ -14,6 +14,8 @@ def campaign_config(opts: RunOptions, suite: TaskSet) -> CampaignConfig:
     """The campaign `statebox run` was asked for; what typer cannot check is a one-line error here."""
     if opts.agent == "llm" and not opts.model:
         fail("--agent llm needs at least one --model PROVIDER:MODEL (e.g. openai:gpt-4.1)")
+    if opts.rerun_simulator_faults and not opts.resume:
+        fail("--rerun-simulator-faults reruns attempts of an existing run: give it with --resume")
     return CampaignConfig(
         suite=suite,
         agent=opts.agent,
@@ -27,6 +29,7 @@ def campaign_config(opts: RunOptions, suite: TaskSet) -> CampaignConfig:
         concurrency=opts.concurrency,
         shard=parse_shard(opts.shard),
         resume=opts.resume,
+        rerun_simulator_faults=opts.rerun_simulator_faults,
         sampling=Sampling(
             temperature=opts.temperature,
             max_tokens=opts.max_tokens,

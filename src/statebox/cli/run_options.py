@@ -37,6 +37,9 @@ class RunOptions:
     test_list: Annotated[Path | None, typer.Option(help="YAML list of task ids.")] = None
     shard: Annotated[str | None, typer.Option(help="I/N: run only this deterministic slice.")] = None
     resume: Annotated[bool, typer.Option(help="Continue a run: skip finished attempts, retry errors.")] = False
+    rerun_simulator_faults: Annotated[
+        bool, typer.Option(help="With --resume: run again the attempts whose trial has simulator faults.")
+    ] = False
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None
     max_tokens: Annotated[int | None, typer.Option(help="Max output tokens per call.")] = None
     reasoning_effort: Annotated[str | None, typer.Option(help="Reasoning effort, where supported.")] = None

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from statebox.runner.record import ErrorRecord, TrialRecord
-from statebox.runner.store import ERRORS, MANIFEST, TRIALS
+from statebox.runner.store import ERRORS, MANIFEST, TRIALS, latest_per_trial
 
 GroupKey = tuple[str, str, str | None]  # (suite, agent, model)
 Record = TypeVar("Record", bound=BaseModel)
@@ -55,7 +55,8 @@ def load_runs(dirs: Sequence[Path]) -> LoadedRuns:
     declared_tasks: dict[str, int] = {}
     for path in dirs:
         manifest = _read_manifest(path, warnings)
-        dir_trials = _read_records(path / TRIALS, TrialRecord, warnings)
+        # Within a directory the last record of a trial id is the effective one (a rerun supersedes).
+        dir_trials = latest_per_trial(_read_records(path / TRIALS, TrialRecord, warnings))
         dir_errors = _read_records(path / ERRORS, ErrorRecord, warnings)
         if not dir_trials and not dir_errors:
             warnings.append(f"{path}: the run is empty (no finished attempts and no errors yet)")

@@ -173,8 +173,15 @@ def _shortfall(counts: Sequence[TaskCounts], attempts: Sequence[Attempt], repeat
         missing = repeats - t.n
         # Under errors-as-failures errors are attempts, so what is missing is simulator faults first.
         flagged = min(faults[t.task_id], missing)
-        short.append(ShortTask(task_id=t.task_id, attempts=t.n, missing=missing,
-                               errors=min(errors[t.task_id], missing - flagged), simulator_faults=flagged))
+        short.append(
+            ShortTask(
+                task_id=t.task_id,
+                attempts=t.n,
+                missing=missing,
+                errors=min(errors[t.task_id], missing - flagged),
+                simulator_faults=flagged,
+            )
+        )
     return short
 
 

@@ -73,8 +73,11 @@ def _headline(entry: Summary) -> Text:
     text.append(f"{errors} infrastructure error{'s' if errors != 1 else ''}", style="yellow" if errors else "")
     text.append(f" ({kinds})" if kinds else "")
     if entry.simulator_faults:
-        text.append(f" · {entry.simulator_faults} simulator fault{'s' if entry.simulator_faults != 1 else ''} "
-                    f"({pct(entry.simulator_fault_share)} of finished attempts, left out)", style="yellow")
+        text.append(
+            f" · {entry.simulator_faults} simulator fault{'s' if entry.simulator_faults != 1 else ''} "
+            f"({pct(entry.simulator_fault_share)} of finished attempts, left out)",
+            style="yellow",
+        )
     text.append(f" · {convention}", style="dim")
     return text
 

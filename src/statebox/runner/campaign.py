@@ -86,7 +86,7 @@ class Campaign:
                         f"{self.config.out} already holds a run; pass --resume to continue it, or choose another --out"
                     )
                 self.run_dir.check_resumable(manifest)
-            finished = {t.trial_id for t in self.run_dir.trials()} if self.config.resume else set()
+            finished = self.standing_trials() if self.config.resume else set()
         except RunDirError as e:
             raise CampaignError(str(e)) from None
         items = work_items(self.config, finished)
@@ -94,6 +94,13 @@ class Campaign:
         self.run_dir.write_manifest(manifest)
         self.run_dir.repair()
         return items
+
+    def standing_trials(self) -> set[str]:
+        """Trial ids not to run again: every finished one, except, with --rerun-simulator-faults, those
+        whose effective (latest) trial has simulator faults. A rerun's record is appended and supersedes
+        the flagged one (RunDir.trials: the last record per trial id)."""
+        rerun = self.config.rerun_simulator_faults
+        return {t.trial_id for t in self.run_dir.trials() if not (rerun and t.simulator_faults)}
 
     async def run(self) -> CampaignResult:
         """Run every outstanding attempt in this process (concurrently, up to --concurrency)."""

@@ -39,6 +39,7 @@ class CampaignConfig:
     retry: RetryPolicy | None = None  # model calls: retries and per-request timeout
     shard: tuple[int, int] | None = None
     resume: bool = False
+    rerun_simulator_faults: bool = False  # with resume: run again the attempts whose trial has simulator faults
     sampling: Sampling = field(default_factory=Sampling)
     tools_via: ToolsVia = "memory"
     time_budget_s: float = 600.0
@@ -96,7 +97,8 @@ def shard_of(trial: str, shards: int) -> int:
 
 
 def work_items(config: CampaignConfig, finished: set[str]) -> list[WorkItem]:
-    """Every attempt of the campaign that belongs to this shard and has not finished yet."""
+    """Every attempt of the campaign that belongs to this shard and is not in `finished` (the trial ids
+    whose effective trial stands: see `Campaign.prepare`)."""
     items = []
     for task in config.suite.tasks:
         for model in config.agent_models():

@@ -6,7 +6,7 @@ import fcntl
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -70,11 +70,10 @@ class RunDir:
             )
 
     def trials(self) -> list[TrialRecord]:
-        """Finished attempts, first record per trial id. A line that cannot be read is refused (RunDirError)."""
-        seen: dict[str, TrialRecord] = {}
-        for rec in read_records(self.path / TRIALS, TrialRecord):
-            seen.setdefault(rec.trial_id, rec)
-        return list(seen.values())
+        """The effective trial of each finished attempt: the last record per trial id (a rerun of a
+        simulator fault supersedes the flagged record, which stays in the file). A line that cannot be
+        read is refused (RunDirError)."""
+        return latest_per_trial(read_records(self.path / TRIALS, TrialRecord))
 
     def errors(self) -> list[ErrorRecord]:
         return list(read_records(self.path / ERRORS, ErrorRecord))
@@ -97,6 +96,14 @@ class RunDir:
         tmp = self.path / (ERRORS + ".tmp")
         tmp.write_text("".join(r.model_dump_json() + "\n" for r in records))
         os.replace(tmp, self.path / ERRORS)
+
+
+def latest_per_trial(records: Iterable[TrialRecord]) -> list[TrialRecord]:
+    """The last record of each trial id, in the order the trial ids first appear."""
+    latest: dict[str, TrialRecord] = {}
+    for rec in records:
+        latest[rec.trial_id] = rec
+    return list(latest.values())
 
 
 def read_records(path: Path, model: type[Record]) -> Iterator[Record]:
