@@ -93,7 +93,7 @@ class Session:
     def effects(self) -> Effects:
         """Net changes since the attempt started; cost proportional to what changed."""
         changes: list[RowChange] = []
-        for table, captured in self.db.execute("SELECT tbl, pk FROM _sb_changes ORDER BY tbl, pk").fetchall():
+        for table, captured in self.db.execute("SELECT DISTINCT tbl, pk FROM _sb_changes ORDER BY tbl, pk").fetchall():
             spec = self.spec.table(table)
             params = spec.key_params(captured)
             cur = self.db.execute(f'SELECT * FROM "{table}" WHERE {spec.key_where()}', params).fetchone()

@@ -17,7 +17,7 @@ from statebox.world.upsert import apply_rows
 INTERNAL_PREFIX = "_sb_"
 
 _INTERNAL_DDL = """
-CREATE TABLE _sb_changes (tbl TEXT NOT NULL, pk, PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
+CREATE TABLE _sb_changes (tbl TEXT NOT NULL, pk);
 CREATE TABLE _sb_sequences (name TEXT PRIMARY KEY, prefix TEXT NOT NULL, next INTEGER NOT NULL);
 """
 
@@ -36,21 +36,19 @@ def columns(conn: sqlite3.Connection, table: str) -> list[str]:
     return [r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')]
 
 
-def _mark(table: str, key: str) -> str:
-    # Not INSERT OR IGNORE: an outer UPSERT's conflict clause would override it inside a trigger.
-    return (
-        f"INSERT INTO _sb_changes SELECT '{table}', {key} WHERE NOT EXISTS "
-        f"(SELECT 1 FROM _sb_changes WHERE tbl = '{table}' AND pk = {key});"
-    )
-
-
 def _capture_triggers(table: str, spec: TableSpec) -> str:
-    """Triggers that remember which rows were touched; their old state stays in the baseline image."""
+    """Triggers that remember which rows were touched; their old state stays in the baseline image.
+
+    Plain inserts into a table without constraints, repeats allowed (effects reads them distinct):
+    the smallest trigger programs SQLite parses into every session's schema, and no conflict
+    clause of an outer statement can change what they do.
+    """
     t, new, old = f'"{table}"', spec.key_expression("NEW"), spec.key_expression("OLD")
+    mark = f"INSERT INTO _sb_changes VALUES ('{table}', {{}});"
     return f"""
-CREATE TRIGGER "_sb_i_{table}" AFTER INSERT ON {t} BEGIN {_mark(table, new)} END;
-CREATE TRIGGER "_sb_u_{table}" AFTER UPDATE ON {t} BEGIN {_mark(table, old)} {_mark(table, new)} END;
-CREATE TRIGGER "_sb_d_{table}" AFTER DELETE ON {t} BEGIN {_mark(table, old)} END;
+CREATE TRIGGER "_sb_i_{table}" AFTER INSERT ON {t} BEGIN {mark.format(new)} END;
+CREATE TRIGGER "_sb_u_{table}" AFTER UPDATE ON {t} BEGIN {mark.format(old)} {mark.format(new)} END;
+CREATE TRIGGER "_sb_d_{table}" AFTER DELETE ON {t} BEGIN {mark.format(old)} END;
 """
 
 

@@ -1,0 +1,137 @@
+"""Memory of concurrent attempts: N retail attempts held open in one process, as the proxy holds them.
+
+    python benchmarks/bench_memory.py                    # 1,000 attempts of one task, then of every task
+    python benchmarks/bench_memory.py --attempts 200 --tasks one
+
+Each attempt is a real `WorldAttempt` (what `statebox proxy` keeps per attempt: the session restored
+from the task's baseline image, the bound tools, the transcript) made by `WorldAttemptFactory`, and
+each makes one write (`create_ticket`) so its database has a dirty page, as in the proxy capacity
+benchmark of bench_mcp.py. The process's RSS and PSS come from /proc/self/smaps_rollup after the
+suite and the baselines are loaded (warm) and with all N attempts open; per attempt is the
+difference over N. PSS counts a page mapped several times once, RSS once per mapping. The
+fresh-session time (baseline image restored + first query, as bench_world.py) is measured too, so a
+memory saving that costs time shows. Linux only (it reads /proc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import platform
+import sqlite3
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from statebox.runner.hosted import WorldAttempt, WorldAttemptFactory
+from statebox.tasks import Suite, Task
+
+ONE_TASK = "defective_blender_replacement_gold"
+TARGET_AT_1000 = 2**30  # 1,000 concurrent retail attempts in <= 1 GB
+
+
+def rollup() -> dict[str, int]:
+    """Rss, Pss, ... of this process in bytes, from /proc/self/smaps_rollup."""
+    out: dict[str, int] = {}
+    for line in Path("/proc/self/smaps_rollup").read_text().splitlines()[1:]:
+        name, _, rest = line.partition(":")
+        parts = rest.split()
+        if len(parts) == 2 and parts[1] == "kB":
+            out[name] = int(parts[0]) * 1024
+    return out
+
+
+def mib(n: float) -> str:
+    return f"{n / 2**20:,.1f} MiB"
+
+
+@dataclass
+class Filled:
+    label: str
+    attempts: int
+    warm: dict[str, int]
+    full: dict[str, int]
+    seconds: float
+
+    def per_attempt(self, field: str) -> float:
+        return (self.full[field] - self.warm[field]) / self.attempts
+
+    def at_1000(self, field: str) -> float:
+        return self.warm[field] + 1000 * self.per_attempt(field)
+
+
+async def fill(factory: WorldAttemptFactory, suite: Suite, tasks: list[Task], n: int, label: str) -> Filled:
+    for t in tasks:  # baselines and required effects are per task, built once: part of "warm"
+        await factory(suite.name, t.id, None)
+    gc.collect()
+    warm = rollup()
+    held: list[WorldAttempt] = []
+    t0 = time.perf_counter()
+    for i in range(n):
+        task = tasks[i % len(tasks)]
+        attempt = await factory(suite.name, task.id, None)
+        customer = next(iter(task.initial_rows.get("customers", [])), {}).get("id", "CUS-0001")
+        outcome = attempt.bound.call(
+            "create_ticket", {"customer_id": customer, "subject": f"attempt {i}", "description": "memory benchmark"}
+        )
+        if outcome.is_error:
+            raise SystemExit(f"task {task.id}: create_ticket failed: {outcome.text}")
+        held.append(attempt)
+    seconds = time.perf_counter() - t0
+    gc.collect()
+    full = rollup()
+    for a in held:
+        a.session.close()
+    return Filled(label, n, warm, full, seconds)
+
+
+def fresh_session_ms(suite: Suite, task: Task, repeat: int) -> tuple[float, float]:
+    """Median and p90 of a fresh session at the task's start (restore + one query), in ms."""
+    suite.baseline(task)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        session = suite.open_session(task)
+        session.db.execute("SELECT count(*) FROM _sb_changes").fetchone()
+        times.append(time.perf_counter() - t0)
+        session.close()
+    times.sort()
+    return statistics.median(times) * 1e3, times[int(0.9 * len(times))] * 1e3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--attempts", type=int, default=1000)
+    parser.add_argument("--tasks", choices=("one", "all", "both"), default="both")
+    parser.add_argument("--repeat", type=int, default=2000, help="fresh sessions timed")
+    args = parser.parse_args()
+    print(f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {platform.machine()}")
+    factory = WorldAttemptFactory()
+    suite = factory.suite("retail")
+    image = suite.baseline(suite.task(ONE_TASK)).image
+    print(f"retail baseline image of {ONE_TASK}: {len(image):,} bytes per attempt's private database")
+    med, p90 = fresh_session_ms(suite, suite.task(ONE_TASK), args.repeat)
+    print(f"fresh session (restore + first query): median {med:.3f} ms, p90 {p90:.3f} ms")
+    runs = []
+    if args.tasks in ("one", "both"):
+        runs.append(("one task", [suite.task(ONE_TASK)]))
+    if args.tasks in ("all", "both"):
+        runs.append((f"all {len(suite.tasks)} tasks round-robin", list(suite.tasks)))
+    print()
+    print(f"{'attempts held open':<34} {'n':>6} {'RSS warm':>11} {'RSS full':>11} {'RSS/att':>10} "
+          f"{'PSS/att':>10} {'PSS at 1,000':>13} {'s/att':>8}")
+    for label, tasks in runs:
+        f = asyncio.run(fill(factory, suite, tasks, args.attempts, label))
+        print(f"{label:<34} {f.attempts:>6} {mib(f.warm['Rss']):>11} {mib(f.full['Rss']):>11} "
+              f"{mib(f.per_attempt('Rss')):>10} {mib(f.per_attempt('Pss')):>10} {mib(f.at_1000('Pss')):>13} "
+              f"{f.seconds / f.attempts * 1e3:>6.2f}ms")
+        ok = f.at_1000("Pss") <= TARGET_AT_1000
+        print(f"  -> 1,000 attempts: {mib(f.at_1000('Pss'))} PSS; target <= 1 GiB: {'met' if ok else 'MISSED'}")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
