@@ -281,3 +281,72 @@ def test_page_counts_one_dependable_task_of_three_and_errored_spend(short_page: 
     assert _cell(short_page, "per_dependable").startswith("$12.00")
     errored = _cell(short_page, "errored_usd")
     assert errored.startswith("$1.00") and errored.endswith("8.3% of spend"), errored
+
+
+@pytest.fixture(scope="module")
+def flags_page(tmp_path_factory: pytest.TempPathFactory, synth: Any, browser: Any) -> Iterator[Any]:
+    """The standard run with r2 #1 flagged (an invented identifier) and r3 #2 violating a trace check."""
+    from statebox.judge import Discrepancy
+    from statebox.judge.fidelity import SimulatorFault
+
+    fault = SimulatorFault(kind="invented_identifier", message_index=0, fact="order_number",
+                           evidence="mentioned 'ORD-99999', shaped like order_number but not one it holds")  # fmt: skip
+    violation = Discrepancy(kind="policy_violation", table="(trace)", key="confirm_refund", field="get_order",
+                            expected="confirm first", actual="get_order before any confirmation",
+                            check="confirm_refund", message_index=1)  # fmt: skip
+    trials = []
+    for t in synth.standard_trials():
+        if (t.task_id, t.repeat) == ("r2", 1):
+            t = t.model_copy(update={"simulator_faults": [fault]})
+        if (t.task_id, t.repeat) == ("r3", 2):
+            t = t.model_copy(update={"discrepancies": [*t.discrepancies, violation]})
+        trials.append(t)
+    base = tmp_path_factory.mktemp("flags")
+    loaded = load_runs([synth.write_run(base / "run", trials)])
+    write_html(base / "report.html", loaded, build_report(loaded))
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.goto((base / "report.html").as_uri())
+    page.wait_for_selector("#flags")
+    assert not problems, problems
+    yield page
+    page.close()
+
+
+def test_leaderboard_counts_simulator_faults_apart(flags_page: Any) -> None:
+    assert _cell(flags_page, "simulator_faults") == "1 (5.0% of attempts)"
+
+
+def test_flags_card_counts_per_check_per_kind_and_per_task(flags_page: Any) -> None:
+    rows = [_cells(r) for r in flags_page.query_selector_all("#flags tr.flag-row")]
+    assert rows == [
+        ["policy violation", "confirm_refund", "1", "11.1% of 9 failed"],
+        ["simulator fault", "invented_identifier", "1", "5.0% of 20 finished"],
+    ]
+    tasks = [_cells(r) for r in flags_page.query_selector_all("#flags tr.flagged-task")]
+    assert tasks == [["r2", "–", "invented_identifier ×1"], ["r3", "confirm_refund ×1", "–"]]
+
+
+def test_drill_down_shows_a_fault_with_its_evidence_and_message(flags_page: Any) -> None:
+    flags_page.click('tr.task-row[data-task-id="r2"]')
+    assert "2/3" in flags_page.inner_text('tr.task-row[data-task-id="r2"]'), "the flagged attempt is not counted"
+    button = '#attempt-buttons button.attempt[data-repeat="1"]'
+    assert "simulator fault" in flags_page.inner_text(button)
+    flags_page.click(button)
+    assert flags_page.inner_text("#attempt-fault").startswith("SIMULATOR FAULT")
+    rows = [_cells(r) for r in flags_page.query_selector_all("#simulator-faults tr.fault")]
+    assert rows == [["invented_identifier", "order_number", "entry 0",
+                     "mentioned 'ORD-99999', shaped like order_number but not one it holds"]]  # fmt: skip
+    assert "flagged" in (flags_page.get_attribute("#entry-0", "class") or "")
+
+
+def test_drill_down_shows_a_violation_linking_to_the_offending_call(flags_page: Any) -> None:
+    flags_page.click('tr.task-row[data-task-id="r3"]')
+    flags_page.click('#attempt-buttons button.attempt[data-repeat="2"]')
+    rows = [_cells(r) for r in flags_page.query_selector_all("#violations tr.violation")]
+    assert rows == [["confirm_refund", "get_order", "get_order before any confirmation", "entry 1", "confirm first"]]
+    flags_page.click("#violations a.entry-link")
+    entry = flags_page.query_selector("#entry-1")
+    assert entry is not None and "get_order(" in entry.inner_text()
+    assert "focus" in (entry.get_attribute("class") or ""), "following the link marks the entry it points at"

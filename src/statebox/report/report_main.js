@@ -26,7 +26,7 @@ function leaderboard(runs) {
       cell("per_success", usd(c.per_success_usd), ciSpan(c.per_success_ci, usd)),
       cell("per_dependable", usd(c.per_dependable_task_usd), ciSpan(c.per_dependable_task_ci, usd)),
       cell("infra_errors", s.infra_errors),
-      cell("simulator_faults", s.simulator_faults, s.simulator_faults ? el("span", { class: "ci" }, `${pct(s.simulator_fault_share)} of attempts`) : null),
+      cell("simulator_faults", s.simulator_faults, s.simulator_faults ? el("span", { class: "ci" }, ` (${pct(s.simulator_fault_share)} of attempts)`) : null),
       cell("errored_usd", usd(c.errored_usd), c.errored_share ? el("span", { class: "ci" }, `${pct(c.errored_share)} of spend`) : null));
   });
   const table = el("table", { id: "leaderboard-table" },
