@@ -7,7 +7,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from statebox.cli import catalog, demo, fake, offline, report, run, serve
+from statebox.cli import catalog, demo, fake, offline, openenv_serve, report, run, serve
 from statebox.cli.common import fail
 from statebox.tasks.provider import suite_providers
 
@@ -41,6 +41,7 @@ report.register(app)
 fake.register(app)
 demo.register(app)
 offline.register(app, _providers)
+openenv_serve.register(app)
 
 
 def main() -> None:

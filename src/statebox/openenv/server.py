@@ -1,0 +1,78 @@
+"""The OpenEnv server over a suite: `/ws` sessions (one episode each), `/health`, `/schema`, `/metadata`, `/ready`.
+
+A token, when set, is needed on every route but the probes (`/health`, `/ready`), the WebSocket
+included (`Authorization: Bearer`). The plain HTTP `/reset` and `/step` of OpenEnv are stateless
+(a new environment per request), so multi-step episodes go over `/ws`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+from typing import Any
+
+from fastapi import FastAPI
+from openenv.core import HTTPEnvServer
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from statebox.openenv.environment import StateboxEnvironment
+from statebox.openenv.models import StateboxAction, StateboxObservation
+from statebox.openenv.source import EpisodeSource
+
+OPEN_PATHS = frozenset({"/health", "/ready"})
+
+
+def create_openenv_app(source: EpisodeSource, *, max_sessions: int = 64, token: str | None = None) -> FastAPI:
+    """The app; `source.prepare()` must have run (the references replayed)."""
+    app = FastAPI(title=f"statebox {source.suite.name} (OpenEnv)", docs_url=None, redoc_url=None)
+    server = HTTPEnvServer(
+        functools.partial(StateboxEnvironment, source), StateboxAction, StateboxObservation,
+        max_concurrent_envs=max_sessions,
+    )
+    server.register_routes(app)
+
+    @app.get("/ready")
+    def ready() -> JSONResponse:
+        report = readiness(source, server)
+        return JSONResponse(report, status_code=200 if report["ready"] else 503)
+
+    if token is not None:
+        app.add_middleware(BearerToken, token=token)
+    return app
+
+
+def readiness(source: EpisodeSource, server: HTTPEnvServer) -> dict[str, Any]:
+    """Each component an episode depends on, and whether it is there."""
+    replayed = sum(1 for t in source.task_ids if t in source.required)
+    components: dict[str, dict[str, Any]] = {
+        "suite": {"ok": bool(source.task_ids), "name": source.suite.name, "split": source.split,
+                  "tasks": len(source.task_ids)},
+        "references": {"ok": replayed == len(source.task_ids), "replayed": replayed},
+        "customer": {"ok": True, "kind": "scripted"},
+        "sessions": {"ok": server.active_sessions < server.max_concurrent_envs, "active": server.active_sessions,
+                     "max": server.max_concurrent_envs},
+    }
+    return {"ready": all(c["ok"] for c in components.values()), "components": components}
+
+
+class BearerToken:
+    """Refuses HTTP requests (401) and WebSocket handshakes (closed, 1008) without the bearer token."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app, self.token = app, token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS or self._allowed(scope):
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": "missing or invalid token"})
+        else:
+            response = JSONResponse({"error": "missing or invalid token: send 'Authorization: Bearer <token>'"},
+                                    status_code=401, headers={"WWW-Authenticate": "Bearer"})
+            await response(scope, receive, send)
+
+    def _allowed(self, scope: Scope) -> bool:
+        headers = dict(scope.get("headers") or [])
+        scheme, _, presented = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(presented.strip().encode(), self.token.encode())
