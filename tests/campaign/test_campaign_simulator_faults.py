@@ -28,8 +28,11 @@ import pytest
 
 from statebox.fakemodel import FakeModelApp, FakeModelConfig
 from statebox.fakemodel.protocol import ChatRequest, Reply, ToolCallOut, completion, parse_request
+from statebox.judge.fidelity import SimulatorFault
 from statebox.report.aggregate import build_report
 from statebox.report.runs import load_runs
+from statebox.runner.campaign import Campaign
+from statebox.runner.plan import CampaignConfig
 from statebox.runner.record import TrialRecord, attempt_seed, trial_id
 from statebox.runner.store import RunDir
 from statebox.tasks import Task, load_suite
@@ -241,3 +244,30 @@ def test_rerun_simulator_faults_needs_resume(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith("error: --rerun-simulator-faults") and "--resume" in result.stderr, result.stderr
+
+
+def _reference_config(out: Path, shard: tuple[int, int], *, rerun: bool = False) -> CampaignConfig:
+    return CampaignConfig(
+        suite=RETAIL.select(TASKS), agent="reference", out=out, repeat=REPEAT, shard=shard, resume=rerun,
+        rerun_simulator_faults=rerun, workers=1, progress=False,
+    )  # fmt: skip
+
+
+def test_a_rerun_stays_in_its_shard_and_every_trial_counts_once(tmp_path: Path) -> None:
+    dirs = [tmp_path / f"shard{i}" for i in range(2)]
+    for i, out in enumerate(dirs):
+        Campaign(_reference_config(out, (i, 2))).run_blocking()
+    held = next(i for i, out in enumerate(dirs) if RunDir(out).trials())
+    victim = RunDir(dirs[held]).trials()[0]
+    fault = SimulatorFault(kind="leaked_fact", message_index=0, fact="email", evidence="stated email unasked")
+    RunDir(dirs[held]).append_trial(victim.model_copy(update={"simulator_faults": [fault]}))  # as if it misplayed
+    merged = build_report(load_runs(dirs))["runs"][0]
+    assert (merged["attempts"], merged["simulator_faults"]) == (REPEAT * len(TASKS) - 1, 1), merged
+
+    ran = [Campaign(_reference_config(out, (i, 2), rerun=True)).run_blocking().ran for i, out in enumerate(dirs)]
+    assert ran == [1 if i == held else 0 for i in range(2)], f"only the flagged trial reruns, in its shard: {ran}"
+    effective = [t.trial_id for out in dirs for t in RunDir(out).trials()]
+    planned = [trial_id("retail", t, "reference", None, r) for t in TASKS for r in range(REPEAT)]
+    assert sorted(effective) == sorted(planned), "one effective trial per (task, repeat), across the shards"
+    merged = build_report(load_runs(dirs))["runs"][0]
+    assert (merged["attempts"], merged["simulator_faults"], merged["canonical"]) == (REPEAT * len(TASKS), 0, True)
