@@ -21,6 +21,7 @@ import gc
 import platform
 import sqlite3
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -105,9 +106,15 @@ def fresh_session_ms(suite: Suite, task: Task, repeat: int) -> tuple[float, floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--attempts", type=int, default=1000)
-    parser.add_argument("--tasks", choices=("one", "all", "both"), default="both")
+    parser.add_argument("--tasks", choices=("one", "all", "both"), default="both",
+                        help="one task, every task round-robin, or both (two processes)")
     parser.add_argument("--repeat", type=int, default=2000, help="fresh sessions timed")
     args = parser.parse_args()
+    if args.tasks == "both":  # each filling in its own process: freed memory would be reused otherwise
+        for tasks in ("one", "all"):
+            argv = [sys.executable, __file__, "--attempts", str(args.attempts), "--repeat", str(args.repeat)]
+            subprocess.run([*argv, "--tasks", tasks], check=True)
+        return
     print(f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {platform.machine()}")
     factory = WorldAttemptFactory()
     suite = factory.suite("retail")
@@ -116,9 +123,9 @@ def main() -> None:
     med, p90 = fresh_session_ms(suite, suite.task(ONE_TASK), args.repeat)
     print(f"fresh session (restore + first query): median {med:.3f} ms, p90 {p90:.3f} ms")
     runs = []
-    if args.tasks in ("one", "both"):
+    if args.tasks == "one":
         runs.append(("one task", [suite.task(ONE_TASK)]))
-    if args.tasks in ("all", "both"):
+    else:
         runs.append((f"all {len(suite.tasks)} tasks round-robin", list(suite.tasks)))
     print()
     print(f"{'attempts held open':<34} {'n':>6} {'RSS warm':>11} {'RSS full':>11} {'RSS/att':>10} "

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from statebox.world.effects import Effects, Row, RowChange
+from statebox.world.shared import READ_ONLY_ERROR
 from statebox.world.snapshot import Snapshot
 from statebox.world.upsert import WorldError, apply_rows, to_sql
 
@@ -32,9 +33,14 @@ class Session:
 
         Re-baselines by serializing; campaigns instead restore a per-task image (Snapshot.derive).
         """
+        shared = sorted(self.spec.shared_tables.intersection(rows))
+        if shared:
+            raise WorldError(f"table(s) {shared} are shared by every attempt and read-only in a session; "
+                             "give their rows as a task's initial_rows (Snapshot.derive)")
         apply_rows(self.db, self.baseline, rows)
         self.db.execute("DELETE FROM _sb_changes")
-        self.baseline = Snapshot(self.spec, self.db.serialize(), self.baseline.tables, self.baseline.table_columns)
+        base = self.baseline
+        self.baseline = Snapshot(self.spec, self.db.serialize(), base.tables, base.table_columns, base.shared)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -44,9 +50,15 @@ class Session:
         self.db.execute(f"SAVEPOINT {name}")
         try:
             yield
-        except BaseException:
+        except BaseException as e:
             self.db.execute(f"ROLLBACK TO {name}")
             self.db.execute(f"RELEASE {name}")
+            if isinstance(e, sqlite3.OperationalError) and READ_ONLY_ERROR in str(e):
+                raise WorldError(
+                    f"world {self.spec.name!r}: a write to a shared table (one of "
+                    f"{sorted(self.spec.shared_tables)}): shared tables are read-only in every session; "
+                    "a table a tool writes must not be declared TableSpec(shared=True)"
+                ) from e
             raise
         else:
             self.db.execute(f"RELEASE {name}")

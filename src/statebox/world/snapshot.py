@@ -11,6 +11,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from statebox.world.shared import SCHEMA, SharedImage, split_off
 from statebox.world.spec import TableSpec, WorldSpec
 from statebox.world.upsert import apply_rows
 
@@ -60,6 +61,7 @@ class Snapshot:
     image: bytes
     tables: tuple[str, ...]
     table_columns: dict[str, tuple[str, ...]]
+    shared: SharedImage | None = None  # the shared tables, attached read-only to every session
     _reader: dict[str, sqlite3.Connection] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -83,13 +85,19 @@ class Snapshot:
                 missing = [c for c in table_spec.key_columns if c not in cols[t]]
                 if missing:
                     raise ValueError(f"world {spec.name!r}: table {t!r} has no primary key column(s) {missing}")
-                conn.executescript(_capture_triggers(t, table_spec))
+            unknown = sorted(spec.shared_tables - set(tables))
+            if unknown:
+                raise ValueError(f"world {spec.name!r}: shared table(s) {unknown} are not in the schema")
+            shared = split_off(conn, [t for t in tables if t in spec.shared_tables], spec.name)
+            for t in tables:
+                if t not in spec.shared_tables:
+                    conn.executescript(_capture_triggers(t, spec.table(t)))
             conn.executemany(
                 "INSERT INTO _sb_sequences VALUES (?, ?, ?)",
                 [(n, s.prefix, s.start) for n, s in spec.sequences.items()],
             )
             conn.execute("VACUUM")
-            return cls(spec, conn.serialize(), tuple(tables), cols)
+            return cls(spec, conn.serialize(), tuple(tables), cols, shared)
         finally:
             conn.close()
 
@@ -97,18 +105,30 @@ class Snapshot:
         """A new image: this one with rows upserted (a task's initial rows), changes cleared."""
         if not rows:
             return self
-        conn = self.open()
+        touches_shared = self.shared is not None and not self.shared.tables.isdisjoint(rows)
+        conn = self.open(writable_shared=touches_shared)
         try:
             apply_rows(conn, self, rows)
             conn.execute("DELETE FROM _sb_changes")
-            return Snapshot(self.spec, conn.serialize(), self.tables, self.table_columns)
+            shared = self.shared
+            if touches_shared and shared is not None:  # this image gets its own copy of the shared tables
+                shared = SharedImage(conn.serialize(name=SCHEMA), shared.tables)
+            return Snapshot(self.spec, conn.serialize(), self.tables, self.table_columns, shared)
         finally:
             conn.close()
 
-    def open(self) -> sqlite3.Connection:
-        """A private, writable in-memory copy of the image."""
-        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    def open(self, writable_shared: bool = False) -> sqlite3.Connection:
+        """A private, writable in-memory copy of the image, with the shared tables attached read-only.
+
+        `writable_shared` attaches a private writable copy of the shared tables instead (to derive an image).
+        """
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False, uri=True)
         conn.deserialize(self.image)
+        if self.shared is not None:
+            if writable_shared:
+                self.shared.attach_copy(conn)
+            else:
+                self.shared.attach(conn)
         return conn
 
     def row(self, table: str, key: Any) -> dict[str, Any] | None:

@@ -22,6 +22,7 @@ class TableSpec:
     ignored: bool = False  # a table never judged (e.g. an access log)
     tolerance: Mapping[str, float] = field(default_factory=dict)  # numbers this close compare equal
     normalized: frozenset[str] = frozenset()  # dictated text (addresses, names): compared after normalisation
+    shared: bool = False  # reference data no tool writes: one read-only copy per image, not one per attempt
 
     @property
     def key_columns(self) -> tuple[str, ...]:
@@ -75,6 +76,11 @@ class WorldSpec:
     seed: Callable[[sqlite3.Connection], None] | None = None
     sequences: dict[str, Sequence] = field(default_factory=dict)
     extra_sql: str = ""  # e.g. read-only search indexes, never change-captured
+
+    @property
+    def shared_tables(self) -> frozenset[str]:
+        """Tables declared shared: read-only in every session, never change-captured."""
+        return frozenset(n for n, t in self.tables.items() if t.shared)
 
     def table(self, name: str) -> TableSpec:
         """The table's spec; tables without explicit metadata get defaults."""

@@ -28,6 +28,8 @@ TABLES = {t.name: t for t in [
     TableSpec("installation_jobs", dont_care=frozenset({"updated_at"})),
     TableSpec("refunds", ledger=True, tolerance={"amount": HALF_CENT}),
     TableSpec("loyalty_transactions", ledger=True),
+    # Reference data no tool writes: one read-only copy per baseline image, not one per attempt.
+    *(TableSpec(name, shared=True) for name in ("tracking_events", "products", "promotions", "warranty_contracts")),
 ]}
 
 # Seed ids stay below these starts; task rows use the 9xxxx ranges (see AUTHORING.md).
