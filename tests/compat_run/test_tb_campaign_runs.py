@@ -33,10 +33,12 @@ def test_the_noop_agent_fails_every_task_that_changes_state(tb_fake: FakeCheckou
     assert not wrongly_passed, "\n".join(wrongly_passed)
     cancel = outcome[f"{RETAIL_FILE}:test_cancel_order"]
     assert cancel.signature == "no_state_change"
+    # statebox's typed judge, not the servers' positional diff: a no-op only misses effects
     assert [(d.kind, d.table, d.key, d.field) for d in cancel.discrepancies] == [
         ("missing_effect", "orders", "ORD-2", "cancellation_reason"),
-        ("wrong_value", "orders", "ORD-2", "status"),
+        ("missing_effect", "orders", "ORD-2", "status"),
     ]
+    assert cancel.effects["typed"] == {"passed": False, "agrees_with_hash": True, "unreadable": []}
     assert cancel.effects["updated"] == {} and cancel.effects["servers"]["sandbox_external_retail"]["golden_changes"]
     assert leftover_processes(tb_fake.root) == []
 

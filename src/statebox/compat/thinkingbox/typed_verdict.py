@@ -1,0 +1,142 @@
+"""statebox's own typed judge on a ThinkingBox-Bench attempt, beside the benchmark's hash rule.
+
+The three states `__reserved__geteffects` returns (initial, result, golden) become two sets of
+row changes, the agent's (initial -> result) and the reference's (initial -> golden), which
+`judge_state` compares as it does for the built-in domains: existing rows matched by primary key
+with field-level before/after, inserted rows matched by content, generated ids never compared as
+such. Never by position.
+
+The states carry no schema, so each table's key is read from its rows: `id` when every row has a
+distinct one, else the first column that is present and distinct in every row of all three
+states, else the whole row (any change is then a delete and an insert). Lists of plain values are
+compared as sets of values, as the servers' hash does. Audit timestamps are not judged and prose
+fields are judged only for whether they changed: the servers keep such fields out of their hash.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from statebox.compat.thinkingbox.models import TbEffects
+from statebox.judge import Discrepancy, JudgingRules, judge_state
+from statebox.world import Effects, RowChange, TableSpec, WorldSpec
+from statebox.world.effects import ChangeKind
+
+DONT_CARE = frozenset({"created_at", "updated_at"})  # audit timestamps: never judged
+FREE_TEXT = frozenset(  # prose the agent words itself: judged only for whether it changed
+    {"subject", "description", "body", "details", "reason", "special_notes", "special_requests",
+     "business_justification", "preferences"}
+)  # fmt: skip
+_EPOCH = datetime(2025, 10, 1, 13, 0, tzinfo=UTC)  # the benchmark's "now" (this judge never reads it)
+
+
+@dataclass(frozen=True)
+class TypedVerdict:
+    """The typed judge's verdict on one attempt; `passed` is None when a state could not be read."""
+
+    passed: bool | None
+    discrepancies: list[Discrepancy]
+    unreadable: list[str]  # servers whose states are not tables of rows
+
+    def to_json(self, hash_passed: bool) -> dict[str, Any]:
+        """What the trial's effects keep: the typed verdict and whether it agrees with the hash."""
+        agrees = None if self.passed is None else self.passed == hash_passed
+        return {"passed": self.passed, "agrees_with_hash": agrees, "unreadable": self.unreadable}
+
+
+@dataclass(frozen=True)
+class ServerChanges:
+    """One server's states read as row changes: the agent's and the reference's, and the table specs."""
+
+    specs: dict[str, TableSpec]
+    actual: Effects  # initial -> result
+    required: Effects  # initial -> golden
+
+
+def server_changes(effects: TbEffects) -> ServerChanges | None:
+    """The agent's and the reference's changes on one server; None when its states are not
+    `{table: [row, ...]}` with a usable key per table."""
+    states = [_tables(s) for s in (effects.initial_db_state, effects.result_db_state, effects.golden_db_state)]
+    initial, result, golden = states
+    if initial is None or result is None or golden is None:
+        return None
+    specs: dict[str, TableSpec] = {}
+    for table in sorted(set(initial) | set(result) | set(golden)):
+        key = table_key([initial.get(table, []), result.get(table, []), golden.get(table, [])])
+        if key is None:
+            return None
+        specs[table] = TableSpec(table, primary_key=key, free_text=FREE_TEXT, dont_care=DONT_CARE)
+    return ServerChanges(specs, state_effects(initial, result, specs), state_effects(initial, golden, specs))
+
+
+def judge_changes(changes: ServerChanges | None) -> list[Discrepancy]:
+    """statebox's judge on one server's changes: the agent's against the reference's."""
+    if changes is None:
+        return []
+    world = WorldSpec(name="thinkingbox", ddl="", tables=changes.specs, now=_EPOCH)
+    return judge_state(changes.actual, changes.required, JudgingRules(world)).discrepancies
+
+
+def table_key(states: list[list[dict[str, Any]]]) -> str | tuple[str, ...] | None:
+    """The key column of one table, read from its rows in every state (see the module's doc)."""
+    rows = [row for state in states for row in state]
+    if not rows:
+        return "id"
+    shared = [c for c in rows[0] if all(c in row for row in rows)]
+    candidates = (["id"] if "id" in shared else []) + [c for c in shared if c != "id"]
+    for column in candidates:
+        if all(_distinct(state, (column,)) for state in states):
+            return column
+    return tuple(shared) if shared and all(_distinct(state, tuple(shared)) for state in states) else None
+
+
+def state_effects(before: dict[str, list[dict[str, Any]]], after: dict[str, list[dict[str, Any]]],
+                  specs: dict[str, TableSpec]) -> Effects:  # fmt: skip
+    """The row changes from `before` to `after`, matched by each table's key."""
+    changes: list[RowChange] = []
+    for table, spec in sorted(specs.items()):
+        old = {_key_text(spec.key_of(row)): row for row in before.get(table, [])}
+        new = {_key_text(spec.key_of(row)): row for row in after.get(table, [])}
+        for text in sorted(old.keys() | new.keys()):
+            was, now = old.get(text), new.get(text)
+            if was == now:
+                continue
+            key = spec.key_of(now if now is not None else was)  # type: ignore[arg-type]
+            kind: ChangeKind = "insert" if was is None else "delete" if now is None else "update"
+            changes.append(RowChange(table=table, key=key, kind=kind, before=was, after=now))
+    return Effects(changes=changes)
+
+
+def _tables(state: Any) -> dict[str, list[dict[str, Any]]] | None:
+    if not isinstance(state, dict):
+        return None
+    out: dict[str, list[dict[str, Any]]] = {}
+    for table, rows in state.items():
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            return None
+        out[str(table)] = [{k: _canonical(v) for k, v in row.items()} for row in rows]
+    return out
+
+
+def _canonical(value: Any) -> Any:
+    """Lists of plain values in a stable order (their order is not part of the state)."""
+    if isinstance(value, list):
+        items = [_canonical(v) for v in value]
+        if all(not isinstance(v, dict | list) for v in items):
+            return sorted(items, key=lambda v: json.dumps(v, default=str))
+        return items
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items()}
+    return value
+
+
+def _distinct(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> bool:
+    keys = [_key_text([row.get(c) for c in columns]) for row in rows]
+    return len(set(keys)) == len(keys)
+
+
+def _key_text(key: Any) -> str:
+    return json.dumps(key, sort_keys=True, default=str)

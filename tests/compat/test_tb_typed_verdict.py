@@ -1,0 +1,78 @@
+"""statebox's typed judge on ThinkingBox-Bench states: rows matched by key or content, never by position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from statebox.compat.thinkingbox import judge_effects
+from statebox.compat.thinkingbox.models import TbEffects
+from statebox.compat.thinkingbox.typed_verdict import table_key
+
+LINES = [{"id": "LIN-20000001", "order": "ORD-1", "qty": 1}, {"id": "LIN-20000002", "order": "ORD-1", "qty": 2}]
+NEW_LINE = {"id": "LIN-10000001", "order": "ORD-2", "qty": 5}  # sorts before the existing rows
+STOCK = [{"sku": "A", "available": 4, "tags": ["x", "y"]}, {"sku": "B", "available": 0, "tags": []}]
+
+
+def report(initial: dict[str, Any], result: dict[str, Any], golden: dict[str, Any]) -> TbEffects:
+    same = result == golden
+    return TbEffects(initial_db_state=initial, result_db_state=result, golden_db_state=golden,
+                     result_db_hash="r", golden_db_hash="r" if same else "g")  # fmt: skip
+
+
+def kinds(effects: TbEffects) -> list[tuple[str, str, Any, str | None]]:
+    return [(d.kind, d.table, d.key, d.field) for d in judge_effects({"s": effects}).verdict.discrepancies]
+
+
+def test_a_noop_misses_the_inserted_row_and_never_compares_existing_rows_by_position() -> None:
+    initial = {"lines": LINES, "stock": STOCK}
+    golden = {"lines": [NEW_LINE, *LINES], "stock": STOCK}
+    judged = judge_effects({"s": report(initial, initial, golden)})
+    found = [(d.kind, d.table, d.key) for d in judged.verdict.discrepancies]
+    assert found == [("missing_effect", "lines", NEW_LINE["id"])]
+    assert judged.verdict.passed is False and judged.typed.passed is False
+    assert judged.summary["typed"] == {"passed": False, "agrees_with_hash": True, "unreadable": []}
+
+
+def test_an_update_is_matched_by_key_with_the_field_before_and_after() -> None:
+    initial = {"stock": STOCK}
+    golden = {"stock": [{**STOCK[0], "available": 3}, STOCK[1]]}
+    wrong = {"stock": [{**STOCK[0], "available": 2}, STOCK[1]]}
+    assert kinds(report(initial, initial, golden)) == [("missing_effect", "stock", "A", "available")]
+    (found,) = judge_effects({"s": report(initial, wrong, golden)}).verdict.discrepancies
+    assert (found.kind, found.key, found.field, found.expected, found.actual) == ("wrong_value", "A", "available", 3, 2)
+    extra = {"stock": [STOCK[0], {**STOCK[1], "available": 9}]}
+    assert kinds(report(initial, extra, initial)) == [("extra_effect", "stock", "B", "available")]
+
+
+def test_a_row_inserted_under_another_generated_id_matches_by_content() -> None:
+    initial = {"lines": LINES}
+    golden = {"lines": [*LINES, {**NEW_LINE, "id": "LIN-20000003"}]}
+    result = {"lines": [*LINES, {**NEW_LINE, "id": "LIN-20000009"}]}
+    judged = judge_effects({"s": report(initial, result, golden)})
+    assert judged.verdict.discrepancies == [] and judged.typed.passed is True
+    assert judged.summary["typed"]["agrees_with_hash"] is False  # the hash sees another id
+
+
+def test_list_order_timestamps_and_reworded_prose_are_not_differences() -> None:
+    ticket = {"id": "6", "status": "open", "description": "Late order", "updated_at": "2025-10-01T13:00:00Z"}
+    initial = {"stock": STOCK, "tickets": [ticket]}
+    golden = {"stock": STOCK, "tickets": [{**ticket, "status": "hold", "description": "On hold", "updated_at": "T1"}]}
+    reworded = {**ticket, "status": "hold", "description": "Held for the customer", "updated_at": "T2"}
+    result = {"stock": [{**STOCK[0], "tags": ["y", "x"]}, STOCK[1]], "tickets": [reworded]}
+    assert kinds(report(initial, result, golden)) == []
+    unworded = {"stock": STOCK, "tickets": [{**ticket, "status": "hold", "updated_at": "T2"}]}
+    assert kinds(report(initial, unworded, golden)) == [("missing_effect", "tickets", "6", "description")]
+
+
+def test_a_tables_key_is_id_else_its_first_distinct_column_else_the_whole_row() -> None:
+    assert table_key([LINES, [*LINES, NEW_LINE]]) == "id"
+    assert table_key([STOCK]) == "sku"
+    pairs = [{"group": "g1", "user": "u1"}, {"group": "g1", "user": "u2"}, {"group": "g2", "user": "u1"}]
+    assert table_key([pairs]) == ("group", "user")
+    assert table_key([[{"a": 1}, {"a": 1}]]) is None
+
+
+def test_states_that_are_not_tables_of_rows_leave_the_typed_verdict_unknown() -> None:
+    judged = judge_effects({"s": report({"t": "text"}, {"t": "text"}, {"t": "text"})})
+    assert judged.typed.passed is None and judged.summary["typed"]["unreadable"] == ["s"]
+    assert judged.verdict.passed is True  # the hash rule still decides
