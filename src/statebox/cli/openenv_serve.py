@@ -13,6 +13,7 @@ from statebox.judge import ReferenceFailed
 from statebox.mcp.errors import CannotListenError, InsecureBindError
 from statebox.mcp.http_serving import serve_until_signalled
 from statebox.mcp.proxy_auth import check_bind, resolve_token
+from statebox.openenv.splits import SPLITS  # statebox's own code: no OpenEnv needed
 
 INSTALL_HINT = "openenv-serve needs OpenEnv: pip install 'statebox[openenv]' (the openenv-core package)"
 
@@ -37,12 +38,6 @@ def openenv_serve(
     shaped: Annotated[bool, typer.Option(help="Reward the share of required changes made (labelled shaped).")] = False,
 ) -> None:
     """Serve a built-in suite over OpenEnv: one isolated episode per WebSocket session, reward 1.0/0.0 at the end."""
-    try:
-        from statebox.openenv.server import create_openenv_app
-        from statebox.openenv.source import EpisodeSource
-        from statebox.openenv.splits import SPLITS
-    except ImportError as e:
-        fail(f"{INSTALL_HINT} ({e})")
     if split not in (None, *SPLITS):
         fail(f"--split {split!r}: expected train or test")
     token = resolve_token(token)
@@ -50,6 +45,11 @@ def openenv_serve(
         check_bind(host, token)
     except InsecureBindError as e:
         fail(str(e))
+    try:  # OpenEnv is an optional extra, and slow to import: only once the arguments are known good
+        from statebox.openenv.server import create_openenv_app
+        from statebox.openenv.source import EpisodeSource
+    except ImportError as e:
+        fail(f"{INSTALL_HINT} ({e})")
     source = EpisodeSource(open_suite(suite), split=split, shaped=shaped)
     if not source.task_ids:
         fail(f"suite {suite!r} has no {split} tasks")

@@ -7,6 +7,7 @@ included (`Authorization: Bearer`). The plain HTTP `/reset` and `/step` of OpenE
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hmac
 from typing import Any
@@ -15,6 +16,7 @@ from fastapi import FastAPI
 from openenv.core import HTTPEnvServer
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocketDisconnect
 
 from statebox.openenv.environment import StateboxEnvironment
 from statebox.openenv.models import StateboxAction, StateboxObservation
@@ -37,6 +39,7 @@ def create_openenv_app(source: EpisodeSource, *, max_sessions: int = 64, token: 
         report = readiness(source, server)
         return JSONResponse(report, status_code=200 if report["ready"] else 503)
 
+    app.add_middleware(QuietDisconnects)
     if token is not None:
         app.add_middleware(BearerToken, token=token)
     return app
@@ -54,6 +57,24 @@ def readiness(source: EpisodeSource, server: HTTPEnvServer) -> dict[str, Any]:
                      "max": server.max_concurrent_envs},
     }
     return {"ready": all(c["ok"] for c in components.values()), "components": components}
+
+
+class QuietDisconnects:
+    """A client that closed its WebSocket first is no server error.
+
+    OpenEnv's `/ws` handler closes the socket once the session ends, and a client that has already
+    closed it makes that raise `WebSocketDisconnect`; uncaught, every finished episode would log a traceback.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        with contextlib.suppress(WebSocketDisconnect):
+            await self.app(scope, receive, send)
 
 
 class BearerToken:
