@@ -115,7 +115,8 @@ def _changed(run: RunDir, suite: TaskSet) -> str:
 def _headline(trials: list[TrialRecord], entries: list[RunEntry]) -> Check:
     by_group: dict[tuple[str, str, str | None], dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     for t in trials:
-        by_group[(t.suite, t.agent, t.model)][t.task_id].append(t.passed)
+        if not t.simulator_faults:  # the simulator's failures are not the agent's: reports leave them out
+            by_group[(t.suite, t.agent, t.model)][t.task_id].append(t.passed)
     problems, shown = [], []
     for e in entries:
         tasks = by_group.get((e.suite, e.agent, e.model), {})
