@@ -1,0 +1,33 @@
+"""What every sample of one Inspect task shares: the suite, its required effects, the MCP transport."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from statebox.judge import required_effects
+from statebox.runner.backend import WorldBackend
+from statebox.runner.transports import MemoryTransport
+from statebox.tasks import Suite, Task
+from statebox.world import Effects
+
+
+@dataclass
+class SuiteRuntime:
+    """One built-in suite as an Inspect task sees it; lives as long as the `Task` object."""
+
+    suite: Suite
+    time_budget_s: float = 600.0
+    transport: MemoryTransport = field(default_factory=MemoryTransport)
+    required: dict[str, list[Effects]] = field(default_factory=dict)  # per task id, the reference replayed once
+
+    def task(self, task_id: str) -> Task:
+        for task in self.suite.tasks:
+            if task.id == task_id:
+                return task
+        raise LookupError(f"suite {self.suite.name!r} has no task {task_id!r}")
+
+    def backend(self, task: Task) -> WorldBackend:
+        """A fresh world session for one attempt, its tools behind the official MCP client."""
+        if task.id not in self.required:
+            self.required[task.id] = required_effects(self.suite, task)
+        return WorldBackend(self.suite, task, self.required[task.id], self.transport)

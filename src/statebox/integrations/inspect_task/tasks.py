@@ -1,0 +1,83 @@
+"""Built-in suites as Inspect tasks: samples are statebox tasks, epochs are repeats.
+
+`inspect eval statebox/retail --model openai-api/local/my-model` (or this file's path with
+`@retail`) runs the retail suite; `-T tasks=retail-0*` selects tasks by glob (comma-separated),
+`-T epochs=3` repeats each, `statebox/suite -T name=builtin` runs any built-in suite by name.
+"""
+
+from __future__ import annotations
+
+from inspect_ai import Epochs, Task, task
+from inspect_ai.dataset import Sample
+
+from statebox.integrations.inspect_task.runtime import SuiteRuntime
+from statebox.integrations.inspect_task.scorer import pass_tally, statebox_judge
+from statebox.integrations.inspect_task.solver import statebox_attempt
+from statebox.tasks import Suite
+from statebox.tasks.suite import load_suite
+
+
+def statebox_task(
+    suite: str | Suite, tasks: str | list[str] | None = None, epochs: int = 1, time_budget_s: float = 600.0
+) -> Task:
+    """An Inspect task over a built-in suite (by name or loaded), optionally narrowed by task-id globs."""
+    loaded = load_suite(suite) if isinstance(suite, str) else suite
+    patterns = tasks.split(",") if isinstance(tasks, str) else tasks
+    if patterns:
+        loaded = loaded.select(patterns)
+        if not loaded.tasks:
+            raise ValueError(f"suite {loaded.name!r}: no task matches {', '.join(patterns)}")
+    runtime = SuiteRuntime(loaded, time_budget_s=time_budget_s)
+    samples = [
+        Sample(
+            id=t.id,
+            input=t.opening_message,
+            target="the required end state",
+            metadata={"suite": loaded.name, "domain": t.domain, "task_hash": t.content_hash()},
+        )
+        for t in loaded.tasks
+    ]
+    return Task(
+        dataset=samples,
+        solver=statebox_attempt(runtime),
+        scorer=statebox_judge(),
+        epochs=Epochs(epochs, pass_tally()),
+        name=f"statebox-{loaded.name}",
+        metadata={"statebox_suite": loaded.name, "task_set_hash": loaded.content_hash()},
+    )
+
+
+@task
+def suite(name: str = "builtin", tasks: str | None = None, epochs: int = 1, time_budget_s: float = 600.0) -> Task:
+    """Any built-in suite by name (a domain, or `builtin` for all of them)."""
+    return statebox_task(name, tasks, epochs, time_budget_s)
+
+
+@task
+def retail(tasks: str | None = None, epochs: int = 1, time_budget_s: float = 600.0) -> Task:
+    """The retail domain's tasks."""
+    return statebox_task("retail", tasks, epochs, time_budget_s)
+
+
+@task
+def travel(tasks: str | None = None, epochs: int = 1, time_budget_s: float = 600.0) -> Task:
+    """The travel domain's tasks."""
+    return statebox_task("travel", tasks, epochs, time_budget_s)
+
+
+@task
+def neobank(tasks: str | None = None, epochs: int = 1, time_budget_s: float = 600.0) -> Task:
+    """The neobank domain's tasks."""
+    return statebox_task("neobank", tasks, epochs, time_budget_s)
+
+
+@task
+def consulting(tasks: str | None = None, epochs: int = 1, time_budget_s: float = 600.0) -> Task:
+    """The consulting domain's tasks."""
+    return statebox_task("consulting", tasks, epochs, time_budget_s)
+
+
+@task
+def auto_insurance(tasks: str | None = None, epochs: int = 1, time_budget_s: float = 600.0) -> Task:
+    """The auto-insurance domain's tasks."""
+    return statebox_task("auto_insurance", tasks, epochs, time_budget_s)
