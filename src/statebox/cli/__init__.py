@@ -7,7 +7,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from statebox.cli import catalog, demo, fake, offline, openenv_serve, report, run, serve
+from statebox.cli import catalog, demo, export, fake, offline, openenv_serve, report, run, serve
 from statebox.cli.common import fail
 from statebox.tasks.provider import suite_providers
 
@@ -42,6 +42,7 @@ fake.register(app)
 demo.register(app)
 offline.register(app, _providers)
 openenv_serve.register(app)
+export.register(app)
 
 
 def main() -> None:
