@@ -134,3 +134,23 @@ def test_playing_the_customer_of_a_model_agent_shows_only_the_conversation(
     (record,) = RunDir(tmp_path / "played").trials()
     assert record.user == "human" and record.model == "openai:fake"
     assert record.passed, [d.describe() for d in record.discrepancies]
+
+
+def test_the_agent_side_lists_tools_shows_schemas_and_reports_mistakes(task: tuple[Task, Any], tmp_path: Path) -> None:
+    chosen, _ = task
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
+    child = pexpect.spawn(STATEBOX, ["play", "retail", chosen.id], env=env, encoding="utf-8", timeout=60,
+                          dimensions=(50, 200))  # fmt: skip
+    for typed, shown in [
+        ("/tools", "get_order"),
+        ("/schema get_order", '"input_schema"'),
+        ("/call get_order {not json", "not JSON arguments"),
+        ("/call no_such_tool {}", "error: "),
+    ]:
+        child.expect_exact(PROMPT)
+        child.sendline(typed)
+        child.expect_exact(shown)
+    child.expect_exact(PROMPT)
+    child.sendline("/end")
+    child.expect_exact("FAILED")
+    child.expect(pexpect.EOF)

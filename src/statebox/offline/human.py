@@ -64,9 +64,11 @@ class HumanAgent(Agent):
                 continue
             if not line.startswith("/"):
                 return AgentTurn(line)
-            await self._command(ctx, line)
+            if await self._command(ctx, line):
+                return AgentTurn("", finish_reason="agent_ended")
 
-    async def _command(self, ctx: AttemptContext, line: str) -> None:
+    async def _command(self, ctx: AttemptContext, line: str) -> bool:
+        """Run one command; True when it ended the attempt (a call to an end-turn tool)."""
         t = self.terminal
         word, _, rest = line.partition(" ")
         if word == "/tools":
@@ -77,27 +79,29 @@ class HumanAgent(Agent):
             t.say(json.dumps({"description": found.description, "input_schema": found.input_schema}, indent=2)
                   if found else f"no tool {rest.strip()!r}; /tools lists them")  # fmt: skip
         elif word == "/call":
-            await self._call(ctx, rest.strip())
+            return await self._call(ctx, rest.strip())
         elif word == "/policy":
             t.say(ctx.policy)
         else:
             t.say(AGENT_HELP)
+        return False
 
-    async def _call(self, ctx: AttemptContext, rest: str) -> None:
+    async def _call(self, ctx: AttemptContext, rest: str) -> bool:
         name, _, raw = rest.partition(" ")
         try:
             args = json.loads(raw) if raw.strip() else {}
         except json.JSONDecodeError as e:
             self.terminal.say(f"not JSON arguments ({e.msg} at column {e.colno}); nothing was called", "red")
-            return
+            return False
         if not name or not isinstance(args, dict):
             self.terminal.say("usage: /call NAME {JSON object of arguments}", "red")
-            return
+            return False
         self._calls += 1
         call_id = f"human-{self._calls}"
         ctx.log_call(call_id, name, args, raw or None)
         outcome = await ctx.call_tool(call_id, name, args)
         self.terminal.say(("error: " if outcome.is_error else "") + outcome.text, "red" if outcome.is_error else "cyan")
+        return outcome.ends_episode
 
 
 class HumanCustomer(SimulatedCustomer):
