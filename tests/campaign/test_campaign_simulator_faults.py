@@ -183,6 +183,8 @@ def test_misplayed_attempts_are_flagged_left_out_and_rerun(tmp_path: Path, endpo
     out = tmp_path / "run"
     first = _run(server, out)
     assert first.returncode == 0, first.stderr
+    said = " ".join(first.stderr.split())
+    assert "2 trial(s) with simulator faults" in said and "--rerun-simulator-faults" in said, first.stderr
     assert set(customer.misplayed) == set(CHOSEN), f"the endpoint misplayed in {sorted(customer.misplayed)}"
 
     # 1. Both chosen attempts are flagged, with the evidence; the others are clean and pass.
@@ -220,6 +222,7 @@ def test_misplayed_attempts_are_flagged_left_out_and_rerun(tmp_path: Path, endpo
     rerun = _run(server, out, "--resume", "--rerun-simulator-faults")
     assert rerun.returncode == 0, rerun.stderr
     assert rerun.stderr.startswith("2 attempts: 2 passed"), rerun.stderr
+    assert "simulator faults" not in rerun.stderr, rerun.stderr
     assert (out / "trials.jsonl").read_bytes().startswith(before), "the flagged records stay, superseded"
 
     lines = _lines(out)

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from statebox.runner.campaign import CampaignResult
+from statebox.runner.store import RunDir
 
 EXIT_INFRA_ERRORS = 3  # the run finished, but some attempts hit infrastructure errors (see errors.jsonl)
 ERRORS_SHOWN = 5
@@ -27,6 +28,13 @@ def print_outcome(result: CampaignResult, out: Path) -> None:
     if len(result.error_messages) > ERRORS_SHOWN:
         more = len(result.error_messages) - ERRORS_SHOWN
         console.print(f"  ... and {more} more in {escape(str(out / 'errors.jsonl'))}", highlight=False)
+    faulted = sum(1 for t in RunDir(out).trials() if t.simulator_faults)
+    if faulted:
+        console.print(
+            f"  [yellow]{faulted} trial(s) with simulator faults[/], left out of the report's numbers: "
+            "rerun them with --resume --rerun-simulator-faults",
+            highlight=False,
+        )
     if result.errors:
         console.print("  rerun with --resume to retry the infrastructure errors", highlight=False)
         raise typer.Exit(EXIT_INFRA_ERRORS)
