@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 SCHEMA = "shared"
 READ_ONLY_ERROR = "attempt to write a readonly database"
-CACHE_KIB = 256  # each session's page cache for the shared database; a copy of pages it read
+CACHE_KIB = 64  # each session's page cache for the shared database; a copy of pages it read
 
 
 @dataclass(frozen=True, eq=False)
