@@ -16,6 +16,8 @@ def campaign_config(opts: RunOptions, suite: TaskSet) -> CampaignConfig:
         fail("--agent llm needs at least one --model PROVIDER:MODEL (e.g. openai:gpt-4.1)")
     if opts.rerun_simulator_faults and not opts.resume:
         fail("--rerun-simulator-faults reruns attempts of an existing run: give it with --resume")
+    if opts.ray_address and opts.executor != "ray":
+        fail("--ray-address is for --executor ray")
     return CampaignConfig(
         suite=suite,
         agent=opts.agent,
@@ -42,6 +44,8 @@ def campaign_config(opts: RunOptions, suite: TaskSet) -> CampaignConfig:
         progress=not opts.no_progress,
         workers=opts.workers,
         retry=RetryPolicy(max_retries=opts.max_retries, timeout_s=opts.request_timeout),
+        executor=opts.executor,
+        ray_address=opts.ray_address,
     )
 
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from statebox.runner.plan import AgentKind, ToolsVia, UserKind
+from statebox.runner.plan import AgentKind, ExecutorKind, ToolsVia, UserKind
 
 WORKERS_HELP = (
     "Processes, each running a slice at --concurrency; 0 = auto (one per core, up to 4, "
@@ -53,3 +53,9 @@ class RunOptions:
     workers: Annotated[int, typer.Option(min=0, help=WORKERS_HELP)] = 0
     max_retries: Annotated[int, typer.Option(min=0, help="Retries of a failing model call (429, 5xx, timeouts).")] = 5
     request_timeout: Annotated[float, typer.Option(help="Seconds before one model call times out.")] = 120.0
+    executor: Annotated[
+        ExecutorKind, typer.Option(help="local (this machine) or ray (Ray workers; needs statebox[ray]).")
+    ] = "local"
+    ray_address: Annotated[
+        str | None, typer.Option(help="With --executor ray: the cluster to join (default: RAY_ADDRESS, else local).")
+    ] = None

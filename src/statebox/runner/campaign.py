@@ -18,7 +18,7 @@ from statebox.runner.episode import AttemptPlan, run_attempt, spent
 from statebox.runner.errors import CampaignError, classify, stopping_error
 from statebox.runner.plan import CampaignConfig, WorkItem, build_manifest, resolve_workers, work_items
 from statebox.runner.progress import CampaignProgress
-from statebox.runner.record import ErrorRecord
+from statebox.runner.record import ErrorRecord, TrialRecord
 from statebox.runner.source import AttemptSource, source_for
 from statebox.runner.store import RunDir, RunDirError
 from statebox.users.base import SimulatedCustomer
@@ -111,13 +111,18 @@ class Campaign:
         return result
 
     def run_blocking(self) -> CampaignResult:
-        """Run the campaign, in several processes when `config.workers` asks (see runner/workers.py)."""
+        """Run the campaign, in several processes when `config.workers` asks (see runner/workers.py),
+        or on Ray workers with `config.executor == "ray"` (the optional extra statebox[ray])."""
+        if self.config.executor == "ray":  # imported before anything is written: a missing extra is one error
+            from statebox.integrations.ray_executor import run_on_ray
         items = self.prepare()
         workers = resolve_workers(self.config.workers, self.config.agent, len(items), self.config.concurrency)
         if workers > 1 and self.config.workers == 0 and self.config.agent == "llm":  # share out, not multiply
             self.config.concurrency = concurrency_per_worker(self.config.concurrency, workers)
         with CampaignProgress(len(items), enabled=self.config.progress) as progress:
-            if workers <= 1:
+            if self.config.executor == "ray":
+                result = run_on_ray(self, items, progress.advance)
+            elif workers <= 1:
                 result = asyncio.run(self.execute(items, progress.advance))
             else:
                 from statebox.runner.workers import run_in_processes
@@ -161,22 +166,28 @@ class Campaign:
     ) -> None:
         while not queue.empty():
             item = queue.get_nowait()
-            plan: AttemptPlan | None = None
-            try:
-                plan = self._plan(item)
-                record = await run_attempt(plan)
-            except Exception as e:  # an infrastructure failure: recorded, retried by --resume
-                if (stop := stopping_error(e)) is not None:
-                    raise stop from None
-                error = self._error(item, e, plan)
-                self.run_dir.append_error(error)
-                result.add("error", f"{item.trial_id}: {error.message}")
-                on_outcome("error", f"{item.trial_id}: {error.message}")
+            record = await self.attempt(item)
+            if isinstance(record, ErrorRecord):
+                self.run_dir.append_error(record)
+                result.add("error", f"{item.trial_id}: {record.message}")
+                on_outcome("error", f"{item.trial_id}: {record.message}")
                 continue
             self.run_dir.append_trial(record)
             outcome = "pass" if record.passed else "fail"
             result.add(outcome)
             on_outcome(outcome, item.trial_id)
+
+    async def attempt(self, item: WorkItem) -> TrialRecord | ErrorRecord:
+        """Run one attempt (while the source is running): its trial, or the infrastructure error that
+        --resume retries. An error every attempt would repeat is raised as `CampaignStopped`."""
+        plan: AttemptPlan | None = None
+        try:
+            plan = self._plan(item)
+            return await run_attempt(plan)
+        except Exception as e:
+            if (stop := stopping_error(e)) is not None:
+                raise stop from None
+            return self._error(item, e, plan)
 
     def _plan(self, item: WorkItem) -> AttemptPlan:
         cfg = self.config

@@ -19,6 +19,7 @@ from statebox.tasks.provider import TaskSet
 AgentKind = Literal["llm", "reference", "noop"]
 UserKind = Literal["llm", "scripted"]
 ToolsVia = Literal["memory", "http", "direct"]
+ExecutorKind = Literal["local", "ray"]  # local: this process (or --workers processes); ray: workers on a Ray cluster
 
 
 @dataclass
@@ -46,6 +47,8 @@ class CampaignConfig:
     prices_file: Path | None = None
     search_backend: str = "embedded-fts5"
     progress: bool = True
+    executor: ExecutorKind = "local"
+    ray_address: str | None = None  # with the ray executor: the cluster to join (None: RAY_ADDRESS, else a local Ray)
 
     def agent_models(self) -> list[str | None]:
         """The model slots of the campaign: the given models for the LLM agent, one empty slot otherwise."""

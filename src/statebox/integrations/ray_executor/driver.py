@@ -1,0 +1,141 @@
+"""The driver of `--executor ray`: hands attempts to Ray workers and alone writes the run directory.
+
+- Exactly once: a trial is appended only when its worker hands its record back, and only once per
+  run; an attempt whose worker died mid-way left nothing behind and runs again (once here, then
+  by --resume), so a death never records an attempt twice.
+- Per-model concurrency: at most `--concurrency` attempts of each model are in flight across the
+  whole cluster, since the driver is the only one that hands attempts out.
+- Resume, shards and manifest checks are the campaign's own: the driver runs the work items the
+  campaign prepared, exactly as the local executor does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections import Counter, deque
+from typing import TYPE_CHECKING, Any
+
+import ray
+from ray.exceptions import RayError
+
+from statebox.integrations.ray_executor.parcel import CampaignParcel
+from statebox.integrations.ray_executor.worker import AttemptWorker
+from statebox.runner.errors import CampaignError, CampaignStopped
+from statebox.runner.record import ErrorRecord, TrialRecord
+
+if TYPE_CHECKING:
+    from statebox.runner.campaign import Campaign, CampaignResult, OutcomeCallback
+    from statebox.runner.plan import WorkItem
+
+RERUNS_AFTER_A_DEATH = 1  # an attempt whose worker died runs again this many times before --resume has it
+POLL_S = 0.5
+
+
+def run_on_ray(campaign: Campaign, items: list[WorkItem], on_outcome: OutcomeCallback) -> CampaignResult:
+    """Run the campaign's outstanding attempts on Ray (joining `ray_address`, else a local Ray)."""
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=campaign.config.ray_address, log_to_driver=False, logging_level=logging.WARNING)
+    try:
+        return _Dispatch(campaign, items, on_outcome).run()
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+class _Dispatch:
+    """One run's hand-out of attempts: per-model queues, the workers, the attempts in flight."""
+
+    def __init__(self, campaign: Campaign, items: list[WorkItem], on_outcome: OutcomeCallback) -> None:
+        from statebox.runner.campaign import CampaignResult
+
+        self.campaign, self.on_outcome = campaign, on_outcome
+        self.result = CampaignResult()
+        self.queues: dict[str | None, deque[WorkItem]] = {}
+        for item in items:
+            self.queues.setdefault(item.model, deque()).append(item)
+        self.in_flight: Counter[str | None] = Counter()
+        self.pending: dict[Any, tuple[WorkItem, int]] = {}  # object ref -> (attempt, worker index)
+        self.deaths: Counter[str] = Counter()
+        self.written: set[str] = set()
+        self.workers: list[Any] = []
+        self.parcel: Any = None
+        self.load: list[int] = []
+
+    def run(self) -> CampaignResult:
+        if not any(self.queues.values()):
+            return self.result
+        self._start_workers()
+        try:
+            while any(self.queues.values()) or self.pending:
+                self._hand_out()
+                ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=POLL_S)
+                for ref in ready:
+                    self._collect(ref)
+        finally:
+            self._stop_workers()
+        return self.result
+
+    def _start_workers(self) -> None:
+        config = self.campaign.config
+        try:
+            self.parcel = ray.put(CampaignParcel.of(config))  # held for the run: a restarted worker reads it
+        except (TypeError, ValueError) as e:  # pickling
+            raise CampaignError(f"suite {config.suite.name!r} cannot be sent to Ray workers: {e}") from None
+        count = config.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(AttemptWorker)
+        self.workers = [actor.remote(self.parcel) for _ in range(count)]
+        self.load = [0] * count
+
+    def _hand_out(self) -> None:
+        limit = max(1, self.campaign.config.concurrency)
+        for model, queue in self.queues.items():
+            while queue and self.in_flight[model] < limit:
+                item = queue.popleft()
+                index = self.load.index(min(self.load))
+                ref = self.workers[index].run.remote(item.task.id, item.model, item.repeat, item.trial_id)
+                self.pending[ref] = (item, index)
+                self.in_flight[model] += 1
+                self.load[index] += 1
+
+    def _collect(self, ref: Any) -> None:
+        item, index = self.pending.pop(ref)
+        self.in_flight[item.model] -= 1
+        self.load[index] -= 1
+        try:
+            kind, payload = ray.get(ref)
+        except RayError as e:  # the worker died (or Ray lost it) mid-attempt: nothing was recorded
+            self._worker_died(item, e)
+            return
+        if kind == "stop":
+            raise CampaignStopped(payload)
+        if kind == "error":
+            error = ErrorRecord.model_validate_json(payload)
+            self.campaign.run_dir.append_error(error)
+            self._tell("error", f"{item.trial_id}: {error.message}")
+            return
+        record = TrialRecord.model_validate_json(payload)
+        if record.trial_id in self.written:
+            return
+        self.written.add(record.trial_id)
+        self.campaign.run_dir.append_trial(record)
+        self._tell("pass" if record.passed else "fail", item.trial_id)
+
+    def _worker_died(self, item: WorkItem, e: RayError) -> None:
+        self.deaths[item.trial_id] += 1
+        if self.deaths[item.trial_id] <= RERUNS_AFTER_A_DEATH:
+            self.queues[item.model].appendleft(item)
+            return
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        self._tell("error", f"{item.trial_id}: its Ray worker died ({reason}); rerun with --resume")
+
+    def _tell(self, outcome: str, detail: str) -> None:
+        self.result.add(outcome, detail)
+        self.on_outcome(outcome, detail)
+
+    def _stop_workers(self) -> None:
+        for worker in self.workers:
+            with contextlib.suppress(RayError):
+                ray.get(worker.stop.remote(), timeout=10)
+            ray.kill(worker)

@@ -1,0 +1,59 @@
+"""A Ray actor that runs attempts: one per CPU of the cluster, many attempts in flight on each.
+
+It holds what attempts share (the attempt source's transport, tool-server templates, model
+clients) for its whole life, so a fork server starts once per worker, not per attempt. It never
+touches the run directory: each attempt's trial or error record goes back to the driver as JSON.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from contextlib import AsyncExitStack
+
+from statebox.integrations.ray_executor.parcel import CampaignParcel
+from statebox.runner.campaign import Campaign
+from statebox.runner.errors import CampaignStopped
+from statebox.runner.plan import WorkItem
+from statebox.runner.record import ErrorRecord
+
+# What an attempt hands back: ("trial" | "error", the record's JSON) or ("stop", why the run must stop).
+Outcome = tuple[str, str]
+
+
+class AttemptWorker:
+    """The worker's campaign; started on the first attempt, so a restarted actor starts again by itself."""
+
+    def __init__(self, parcel: CampaignParcel) -> None:
+        self.parcel = parcel
+        self.campaign: Campaign | None = None
+        self.stack = AsyncExitStack()
+        self.starting = asyncio.Lock()
+
+    def pid(self) -> int:
+        return os.getpid()
+
+    async def _started(self) -> Campaign:
+        async with self.starting:
+            if self.campaign is None:
+                campaign = Campaign(self.parcel.open())
+                campaign.source.prepare(list(campaign.config.suite.tasks))
+                await self.stack.enter_async_context(campaign.source.running())
+                self.campaign = campaign
+        return self.campaign
+
+    async def run(self, task_id: str, model: str | None, repeat: int, trial_id: str) -> Outcome:
+        campaign = await self._started()
+        item = WorkItem(campaign.config.suite.task(task_id), model, repeat, trial_id)
+        try:
+            record = await campaign.attempt(item)
+        except CampaignStopped as stop:
+            return "stop", str(stop)
+        return ("error" if isinstance(record, ErrorRecord) else "trial"), record.model_dump_json()
+
+    async def stop(self) -> None:
+        """Release the source and the model clients."""
+        await self.stack.aclose()
+        if self.campaign is not None:
+            for client in self.campaign.clients.values():
+                await client.aclose()
