@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from offline_kit import make_runs, small_suite, tree_bytes, with_extra_comment
+from offline_kit import small_suite, tree_bytes, with_extra_comment
 from rich.console import Console
 
 from statebox.cli.offline import print_regrade
@@ -26,11 +26,6 @@ from statebox.cli import main
 sys.argv = ["statebox", *sys.argv[1:]]
 main()
 """
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    return make_runs(tmp_path_factory.mktemp("offline-regrade"))
 
 
 def _statebox_offline(*args: str) -> subprocess.CompletedProcess[str]:

@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from offline_kit import make_runs
 
 from statebox.runner.record import TrialRecord
 from statebox.runner.store import RunDir
@@ -16,9 +15,9 @@ from statebox.runner.store import RunDir
 STATEBOX = str(Path(__file__).resolve().parents[2] / ".venv" / "bin" / "statebox")
 
 
-@pytest.fixture(scope="module")
-def fake_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_runs(tmp_path_factory.mktemp("offline-show"))[1]
+@pytest.fixture
+def fake_run(runs: tuple[Path, Path]) -> Path:
+    return runs[1]
 
 
 def _show(*args: str) -> subprocess.CompletedProcess[str]:

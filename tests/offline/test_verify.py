@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from offline_kit import make_runs, small_suite
+from offline_kit import small_suite
 
 from statebox.offline.digest_check import digest_problem
 from statebox.offline.verify import Verification, verify_run
@@ -21,11 +21,6 @@ from statebox.runner.store import RunDir
 from statebox.tasks import Suite
 
 STATEBOX = str(Path(__file__).resolve().parents[2] / ".venv" / "bin" / "statebox")
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    return make_runs(tmp_path_factory.mktemp("offline-verify"))
 
 
 @pytest.fixture
