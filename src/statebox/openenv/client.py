@@ -20,10 +20,13 @@ class StateboxEnv(EnvClient[StateboxAction, StateboxObservation, StateboxState])
 
     async def connect(self) -> StateboxEnv:
         if self._token is not None and self._ws is None:  # type: ignore[has-type]
-            self._ws = await ws_connect(
-                self._ws_url, open_timeout=self._connect_timeout, max_size=self._max_message_size,
-                additional_headers={"Authorization": f"Bearer {self._token}"},
-            )
+            try:
+                self._ws = await ws_connect(
+                    self._ws_url, open_timeout=self._connect_timeout, max_size=self._max_message_size,
+                    additional_headers={"Authorization": f"Bearer {self._token}"},
+                )
+            except Exception as e:  # as the base client does: one error type for "could not connect"
+                raise ConnectionError(f"Failed to connect to {self._ws_url}: {e}") from e
         await super().connect()
         return self
 
