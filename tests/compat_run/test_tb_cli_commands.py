@@ -80,8 +80,15 @@ def test_validate_runs_the_reference_and_noop_checks_on_the_servers(tb_fake: Fak
     assert all(r["read_only"] is False and r["noop_fails"] is True for r in others)
     assert set(results[READ_ONLY_TASK]) == {
         "id", "reference_passes", "read_only", "noop_fails", "necessary_calls", "writes", "facts", "tags",
-        "mutants_caught", "mutants_total", "problems",
+        "mutants_caught", "mutants_total", "problems", "unnecessary_writes", "typed_reference_passes",
+        "noop_passes", "typed_noop_passes", "noop_kinds", "judge_disagreements",
     }  # fmt: skip
+    disagree = {task_id: r["judge_disagreements"] for task_id, r in results.items() if r["judge_disagreements"]}
+    assert disagree == {}, disagree
+    assert all(r["noop_kinds"] == ["missing_effect"] for r in others), [(r["id"], r["noop_kinds"]) for r in others]
+    counts = report["counts"]
+    assert counts["judge_disagreements"] == 0 and counts["judge_attempts"] == 2 * len(results)
+    assert counts["golden_writes"] == sum(r["writes"] for r in results.values()) > 0
     assert results[READ_ONLY_TASK]["mutants_total"] is None  # a check that needs statebox's own world
     assert leftover_processes(tb_fake.root) == []
 

@@ -17,12 +17,14 @@ from statebox.compat.thinkingbox.suite import SUITE_NAME, TbSuite, load_tb_suite
 from statebox.compat.thinkingbox.validation import TbTaskValidation, validate_tb_suite
 from statebox.runner.errors import CampaignError
 from statebox.tasks.provider import Listing, SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
+from statebox.tools.quoting import message_of
 
 RUN = frozenset({"run"})
+SERVERS = frozenset({"run", "validate"})  # the commands that start the tool servers
 OPTIONS = (
     SuiteOption("data", "--data", Path, f"{SUITE_NAME}: a checkout of the benchmark's data repository."),
     SuiteOption("server_python", "--server-python", str, f"{SUITE_NAME}: the Python that runs the tool servers.",
-                commands=RUN),
+                commands=SERVERS),
     SuiteOption("typesense", "--typesense", str, f"{SUITE_NAME}: search_policy through this Typesense URL.",
                 commands=RUN),
     SuiteOption("fork", "--fork/--no-fork", bool, f"{SUITE_NAME}: fork `{{python}} -m` servers from a template.",
@@ -57,7 +59,7 @@ class ThinkingBoxBench(SuiteProvider[TbSuite]):
         try:
             return load_tb_suite(data, test_list, run).select(patterns)
         except (TbFormatError, LookupError) as e:
-            raise SuiteError(str(e).strip("'\"")) from None
+            raise SuiteError(message_of(e)) from None
 
     def validate(self, suite: TbSuite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """The reference and no-op checks on the real servers."""
@@ -69,10 +71,11 @@ class ThinkingBoxBench(SuiteProvider[TbSuite]):
         return ValidationReport(
             ok=ok == len(results),
             table=_validation_table(suite, results),
-            summary=f"{suite.name}: {ok}/{len(results)} tasks pass the reference and no-op checks",
+            summary="\n".join(validation_summary(suite.name, results)),
             json={
                 "suite": suite.name,
                 "tasks": [r.model_dump() for r in results],
+                "counts": validation_counts(results),
                 "unsupported": suite.unsupported_json(),
             },
         )
@@ -93,11 +96,44 @@ def run_options(server_python: str | None, typesense: str | None, fork: bool) ->
     return TbRunOptions(server_python=python, typesense_url=typesense, fork=fork)
 
 
+def validation_counts(results: list[TbTaskValidation]) -> dict[str, int]:
+    """How many tasks have each outcome and finding."""
+    return {
+        "tasks": len(results),
+        "ok": sum(r.ok for r in results),
+        "reference_passes": sum(r.reference_passes for r in results),
+        "noop_passes": sum(r.noop_passes is True for r in results),
+        "read_only": sum(r.read_only is True for r in results),
+        "unnecessary_golden_writes": sum(len(r.unnecessary_writes) for r in results),
+        "tasks_with_unnecessary_writes": sum(bool(r.unnecessary_writes) for r in results),
+        "golden_writes": sum(r.writes or 0 for r in results),
+        "judge_attempts": 2 * len(results),
+        "judge_disagreements": sum(len(r.judge_disagreements) for r in results),
+        "noop_non_missing_kinds": sum(any(k != "missing_effect" for k in r.noop_kinds) for r in results),
+    }
+
+
+def validation_summary(name: str, results: list[TbTaskValidation]) -> list[str]:
+    """A line per check and per finding kind."""
+    c = validation_counts(results)
+    agree = c["judge_attempts"] - c["judge_disagreements"]
+    share = f"{100 * agree / c['judge_attempts']:.1f}%" if c["judge_attempts"] else "-"
+    return [
+        f"{name}: {c['ok']}/{c['tasks']} tasks pass the reference and no-op checks "
+        f"(reference passes {c['reference_passes']}, no-op passes {c['noop_passes']}, read-only {c['read_only']})",
+        f"unnecessary golden writes: {c['unnecessary_golden_writes']} of {c['golden_writes']} state-changing "
+        f"reference calls, in {c['tasks_with_unnecessary_writes']} tasks (the task passes without them)",
+        f"typed judge agrees with the hash on {agree}/{c['judge_attempts']} reference and no-op attempts ({share}); "
+        f"no-op attempts with a discrepancy other than missing_effect: {c['noop_non_missing_kinds']}",
+    ]
+
+
 def _validation_table(suite: TbSuite, results: list[TbTaskValidation]) -> Listing:
-    columns = ("task", "reference passes", "no-op fails", "changes state", "problems")
+    columns = ("task", "reference passes", "no-op fails", "changes state", "problems", "findings")
     table = Listing(f"{suite.name}: reference and no-op checks on the tool servers", columns)
     for r in results:
         changes = "?" if r.read_only is None else ("no" if r.read_only else "yes")
-        table.rows.append((r.id, r.reference_passes, r.noop_fails, changes, "; ".join(r.problems)))
+        findings = [f"unnecessary golden write: {w}" for w in r.unnecessary_writes] + r.judge_disagreements
+        table.rows.append((r.id, r.reference_passes, r.noop_fails, changes, "; ".join(r.problems), "; ".join(findings)))
     table.notes = suite.unsupported_notes()
     return table
