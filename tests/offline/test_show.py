@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from statebox.runner.record import TrialRecord
+from statebox.runner.record import ErrorRecord, TrialRecord
 from statebox.runner.store import RunDir
 
 STATEBOX = str(Path(__file__).resolve().parents[2] / ".venv" / "bin" / "statebox")
@@ -59,3 +61,15 @@ def test_show_names_what_there_is_when_the_attempt_is_not_in_the_run(fake_run: P
     task = RunDir(fake_run).trials()[0].task_id
     done = _show(str(fake_run), task, "--repeat", "7")
     assert "repeats recorded: 0, 1, 2" in done.stderr, done.stderr
+
+
+def test_show_says_when_the_attempt_ended_in_an_infrastructure_error(fake_run: Path, tmp_path: Path) -> None:
+    run = Path(shutil.copytree(fake_run, tmp_path / "run"))
+    t = RunDir(run).trials()[0]
+    RunDir(run).append_error(ErrorRecord(
+        trial_id=t.trial_id.rsplit("/", 1)[0] + "/3", suite=t.suite, task_id=t.task_id, agent=t.agent, model=t.model,
+        repeat=3, kind="model_endpoint", message="HTTP 503 after 4 tries", at=datetime.now(UTC).isoformat(),
+    ))  # fmt: skip
+    done = _show(str(run), t.task_id, "--repeat", "3")
+    assert done.returncode == 2, done.stdout
+    assert "did not finish: model_endpoint: HTTP 503 after 4 tries" in done.stderr, done.stderr

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
 from statebox.agents.transcript import Entry
-from statebox.runner.record import ROLES, TrialRecord
+from statebox.runner.record import ROLES, ErrorRecord, TrialRecord
 
 FOLD = 160  # characters of a tool result or argument list shown before folding the rest
 
@@ -18,8 +19,17 @@ class ShowError(LookupError):
     """No such attempt in the run; the message lists what there is."""
 
 
-def pick_record(trials: list[TrialRecord], task_id: str, repeat: int, model: str | None) -> TrialRecord:
-    """The attempt asked for: the task's, at this repeat, of this model (needed only when the run has several)."""
+def pick_record(
+    trials: list[TrialRecord], task_id: str, repeat: int, model: str | None, errors: Sequence[ErrorRecord] = ()
+) -> TrialRecord:
+    """The attempt asked for: the task's, at this repeat, of this model (needed only when the run has several).
+    An attempt that ended in an infrastructure error is a ShowError saying so."""
+    finished = {t.trial_id for t in trials}
+    for e in errors:
+        mine = e.task_id == task_id and e.repeat == repeat and (model is None or (e.model or "-") == model)
+        if mine and e.trial_id not in finished:
+            raise ShowError(f"attempt {e.trial_id} did not finish: {e.kind}: {e.message} "
+                            "(errors.jsonl; `statebox run --resume` retries it)")  # fmt: skip
     of_task = [t for t in trials if t.task_id == task_id]
     if not of_task:
         known = sorted({t.task_id for t in trials})
