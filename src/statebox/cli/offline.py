@@ -115,7 +115,8 @@ class ShowOptions:
 def show(opts: ShowOptions, suite_options: SuiteOptions) -> None:
     """One attempt: the conversation, the verdict and its discrepancies, what changed against what was required."""
     try:
-        record = pick_record(RunDir(opts.run_dir).trials(), opts.task_id, opts.repeat, opts.model)
+        run = RunDir(opts.run_dir)
+        record = pick_record(run.trials(), opts.task_id, opts.repeat, opts.model, run.errors())
     except (ShowError, RunDirError) as e:
         fail(str(e).strip("'\""))
     if opts.json:
@@ -166,6 +167,8 @@ def play(opts: PlayOptions, suite_options: SuiteOptions) -> None:
         record = asyncio.run(play_attempt(suite, task, setup, Terminal(console)))
     except (PlayError, CampaignError, InfrastructureError) as e:
         fail(str(e))
+    except KeyboardInterrupt:
+        fail("interrupted; the attempt was not judged or saved", 130)
     console.print(f"\n[bold]{'PASSED' if record.passed else 'FAILED'}[/]  signature: {escape(record.signature or '-')}")
     render_outcome(record, console, _reference_effects(suite, task.id))
     if opts.out is not None:
