@@ -45,6 +45,10 @@ def rollup() -> dict[str, int]:
     return out
 
 
+def kib(n: float) -> str:
+    return f"{n / 2**10:,.0f} KiB"
+
+
 def mib(n: float) -> str:
     return f"{n / 2**20:,.1f} MiB"
 
@@ -64,15 +68,32 @@ class Filled:
         return self.warm[field] + 1000 * self.per_attempt(field)
 
 
-async def fill(factory: WorldAttemptFactory, suite: Suite, tasks: list[Task], n: int, label: str) -> Filled:
+def hold_one(suite: Suite, task: Task, hold: str) -> object:
+    """What one attempt keeps: its private image alone, its session after a query, or a whole attempt."""
+    if hold == "image":
+        conn = sqlite3.connect(":memory:")
+        conn.deserialize(suite.baseline(task).image)
+        return conn
+    session = suite.open_session(task)
+    session.db.execute("SELECT count(*) FROM _sb_changes").fetchone()
+    return session
+
+
+async def fill(
+    factory: WorldAttemptFactory, suite: Suite, tasks: list[Task], n: int, label: str, hold: str
+) -> Filled:
     for t in tasks:  # baselines and required effects are per task, built once: part of "warm"
         await factory(suite.name, t.id, None)
     gc.collect()
     warm = rollup()
     held: list[WorldAttempt] = []
     t0 = time.perf_counter()
+    kept: list[object] = []
     for i in range(n):
         task = tasks[i % len(tasks)]
+        if hold != "attempt":
+            kept.append(hold_one(suite, task, hold))
+            continue
         attempt = await factory(suite.name, task.id, None)
         customer = next(iter(task.initial_rows.get("customers", [])), {}).get("id", "CUS-0001")
         outcome = attempt.bound.call(
@@ -86,6 +107,7 @@ async def fill(factory: WorldAttemptFactory, suite: Suite, tasks: list[Task], n:
     full = rollup()
     for a in held:
         a.session.close()
+    del kept
     return Filled(label, n, warm, full, seconds)
 
 
@@ -108,12 +130,14 @@ def main() -> None:
     parser.add_argument("--attempts", type=int, default=1000)
     parser.add_argument("--tasks", choices=("one", "all", "both"), default="both",
                         help="one task, every task round-robin, or both (two processes)")
+    parser.add_argument("--hold", choices=("attempt", "session", "image"), default="attempt",
+                        help="what each of the N keeps: a whole attempt (default), its session, its image alone")
     parser.add_argument("--repeat", type=int, default=2000, help="fresh sessions timed")
     args = parser.parse_args()
     if args.tasks == "both":  # each filling in its own process: freed memory would be reused otherwise
-        for tasks in ("one", "all"):
-            argv = [sys.executable, __file__, "--attempts", str(args.attempts), "--repeat", str(args.repeat)]
-            subprocess.run([*argv, "--tasks", tasks], check=True)
+        argv = [sys.executable, __file__, "--attempts", str(args.attempts), "--repeat", str(args.repeat)]
+        for tasks, hold in (("one", "attempt"), ("all", "attempt"), ("one", "session"), ("one", "image")):
+            subprocess.run([*argv, "--tasks", tasks, "--hold", hold], check=True)
         return
     print(f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {platform.machine()}")
     factory = WorldAttemptFactory()
@@ -124,16 +148,16 @@ def main() -> None:
     print(f"fresh session (restore + first query): median {med:.3f} ms, p90 {p90:.3f} ms")
     runs = []
     if args.tasks == "one":
-        runs.append(("one task", [suite.task(ONE_TASK)]))
+        runs.append((f"one task, {args.hold}s", [suite.task(ONE_TASK)]))
     else:
-        runs.append((f"all {len(suite.tasks)} tasks round-robin", list(suite.tasks)))
+        runs.append((f"all {len(suite.tasks)} tasks round-robin, {args.hold}s", list(suite.tasks)))
     print()
-    print(f"{'attempts held open':<34} {'n':>6} {'RSS warm':>11} {'RSS full':>11} {'RSS/att':>10} "
+    print(f"{'held open':<44} {'n':>6} {'RSS warm':>11} {'RSS full':>11} {'RSS/att':>10} "
           f"{'PSS/att':>10} {'PSS at 1,000':>13} {'s/att':>8}")
     for label, tasks in runs:
-        f = asyncio.run(fill(factory, suite, tasks, args.attempts, label))
-        print(f"{label:<34} {f.attempts:>6} {mib(f.warm['Rss']):>11} {mib(f.full['Rss']):>11} "
-              f"{mib(f.per_attempt('Rss')):>10} {mib(f.per_attempt('Pss')):>10} {mib(f.at_1000('Pss')):>13} "
+        f = asyncio.run(fill(factory, suite, tasks, args.attempts, label, args.hold))
+        print(f"{label:<44} {f.attempts:>6} {mib(f.warm['Rss']):>11} {mib(f.full['Rss']):>11} "
+              f"{kib(f.per_attempt('Rss')):>10} {kib(f.per_attempt('Pss')):>10} {mib(f.at_1000('Pss')):>13} "
               f"{f.seconds / f.attempts * 1e3:>6.2f}ms")
         ok = f.at_1000("Pss") <= TARGET_AT_1000
         print(f"  -> 1,000 attempts: {mib(f.at_1000('Pss'))} PSS; target <= 1 GiB: {'met' if ok else 'MISSED'}")
