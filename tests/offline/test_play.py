@@ -154,3 +154,15 @@ def test_the_agent_side_lists_tools_shows_schemas_and_reports_mistakes(task: tup
     child.sendline("/end")
     child.expect_exact("FAILED")
     child.expect(pexpect.EOF)
+
+
+def test_ctrl_c_ends_play_at_once_with_a_one_line_message(task: tuple[Task, Any]) -> None:
+    chosen, _ = task
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
+    child = pexpect.spawn(STATEBOX, ["play", "retail", chosen.id], env=env, encoding="utf-8", timeout=30)
+    child.expect_exact(PROMPT)
+    child.sendintr()
+    child.expect_exact("error: interrupted; the attempt was not judged or saved", timeout=15)
+    child.expect(pexpect.EOF, timeout=15)
+    child.close()
+    assert child.exitstatus == 130

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,10 +36,31 @@ class Terminal:
     read: Callable[[str], str] = input
 
     async def ask(self, prompt: str) -> str | None:
-        """The next line typed, or None at the end of input."""
+        """The next line typed, or None at the end of input. The read runs in a daemon thread, so Ctrl-C
+        (or any end of the attempt) never waits for a line that is not coming."""
+        loop = asyncio.get_running_loop()
+        typed: asyncio.Future[str] = loop.create_future()
+
+        def settle(line: str | None, error: BaseException | None) -> None:
+            if typed.done():
+                return
+            if error is not None:
+                typed.set_exception(error)
+            else:
+                typed.set_result(line or "")
+
+        def read() -> None:
+            try:
+                line, error = self.read(prompt), None
+            except (EOFError, OSError) as e:
+                line, error = None, e
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting any more
+                loop.call_soon_threadsafe(settle, line, error)
+
+        threading.Thread(target=read, name="statebox-play-input", daemon=True).start()
         try:
-            return (await asyncio.to_thread(self.read, prompt)).strip()
-        except EOFError:
+            return (await typed).strip()
+        except (EOFError, OSError):
             return None
 
     def say(self, text: str, style: str = "") -> None:
