@@ -118,6 +118,10 @@ def test_run_then_report_and_resume(tb_fake: FakeCheckout, tmp_path: Path) -> No
     [entry] = report["runs"]
     assert (entry["suite"], entry["tasks"], entry["repeats"]) == ("thinkingbox-bench", 7, 2)
     assert entry["signatures"] == {"no_state_change": 12}
+    assert entry["discrepancy_kinds"] == {"missing_effect": 12}  # the typed judge: a no-op only misses effects
+    assert entry["judge_agreement"] == {"attempts": 14, "agreeing": 14, "share": 1.0, "disagreeing_tasks": []}
+    text = statebox("report", out).stdout
+    assert "typed judge agrees with the suite's own verdict on 14/14 attempts" in text, text
     assert leftover_processes(tb_fake.root) == []
 
 

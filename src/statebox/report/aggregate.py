@@ -79,6 +79,7 @@ def attempts_of(group: RunGroup, domains: dict[tuple[str, str], str]) -> list[At
             kinds=frozenset(d.kind for d in t.discrepancies),
             checks=frozenset(d.check for d in t.discrepancies if d.kind == "policy_violation" and d.check),
             faults=frozenset(f.kind for f in t.simulator_faults),
+            typed_agrees=(t.effects.get("typed") or {}).get("agrees_with_hash"),
         )
         for t in group.trials
     ]

@@ -53,6 +53,15 @@ class CostSummary(_Model):
     per_dependable_task_ci: Bounds | None
 
 
+class JudgeAgreement(_Model):
+    """A suite graded by its own rule with statebox's typed verdict beside it: how often the two agree."""
+
+    attempts: int  # finished attempts that carry a typed verdict
+    agreeing: int
+    share: float | None
+    disagreeing_tasks: list[str]  # tasks with at least one attempt where the two differ
+
+
 class Summary(_Model):
     """The numbers of one group of attempts: a (suite, agent, model) overall, or one of its domains."""
 
@@ -94,6 +103,7 @@ class Summary(_Model):
     discrepancy_kinds: dict[str, int]
     policy_violations: dict[str, int]  # failed attempts per violated trace check
     flagged_tasks: list[TaskFlags]  # tasks with a policy violation or a simulator fault
+    judge_agreement: JudgeAgreement | None = None  # only for suites graded by their own rule (ThinkingBox-Bench)
 
 
 class RunEntry(Summary):

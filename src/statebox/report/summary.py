@@ -32,7 +32,7 @@ from statebox.metrics import (
     retention_interval,
     share_interval,
 )
-from statebox.report.models import Bounds, Convention, CostSummary, ShortTask, Summary, TaskFlags
+from statebox.report.models import Bounds, Convention, CostSummary, JudgeAgreement, ShortTask, Summary, TaskFlags
 
 ROLES = ("agent", "user", "judge")
 HEADLINE_KS = (1, 5, 10, 20)
@@ -58,6 +58,7 @@ class Attempt:
     spend_recorded: bool = True
     checks: frozenset[str] = frozenset()  # the trace checks the attempt violated
     faults: frozenset[str] = frozenset()  # the kinds of simulator fault found in it
+    typed_agrees: bool | None = None  # statebox's typed verdict equals the suite's own (None: not judged so)
 
     @property
     def infra_error(self) -> bool:
@@ -147,6 +148,21 @@ def summarize(
         discrepancy_kinds=_tally(k for a in failed for k in a.kinds),
         policy_violations=_tally(c for a in failed for c in a.checks),
         flagged_tasks=flagged_tasks(failed, flagged),
+        judge_agreement=judge_agreement(used),
+    )
+
+
+def judge_agreement(attempts: Sequence[Attempt]) -> JudgeAgreement | None:
+    """How often statebox's typed verdict agrees with the suite's own, over attempts that carry one."""
+    judged = [a for a in attempts if a.typed_agrees is not None]
+    if not judged:
+        return None
+    agreeing = sum(bool(a.typed_agrees) for a in judged)
+    return JudgeAgreement(
+        attempts=len(judged),
+        agreeing=agreeing,
+        share=agreeing / len(judged),
+        disagreeing_tasks=sorted({a.task_id for a in judged if a.typed_agrees is False}),
     )
 
 

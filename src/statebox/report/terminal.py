@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from statebox.report.aggregate import labels
-from statebox.report.models import CostSummary, ReportDocument, RunEntry, Summary
+from statebox.report.models import CostSummary, JudgeAgreement, ReportDocument, RunEntry, Summary
 from statebox.report.summary import headline_ks
 
 SHORT_LISTED = 8
@@ -60,6 +60,8 @@ def _run_block(entry: RunEntry, label: str, *, wide: bool) -> Panel:
         parts.append(_simulator_table(entry))
     if entry.flagged_tasks:
         parts.append(_flagged_tasks_table(entry))
+    if entry.judge_agreement is not None:
+        parts.append(_agreement_line(entry.judge_agreement))
     title = f"[bold]{escape(label)}[/] [dim]· agent {escape(entry.agent)} · suite {escape(entry.suite)}[/]"
     return Panel(Group(*parts), title=title, title_align="left", border_style="cyan", padding=(0, 1))
 
@@ -198,6 +200,17 @@ def _at(key: str, k: int) -> Any:
         return value if tasks == d.tasks else f"{value} ({tasks}/{d.tasks})"
 
     return cell
+
+
+def _agreement_line(agreement: JudgeAgreement) -> Text:
+    """The suite's own verdict against statebox's typed one, and the tasks where they differ."""
+    text = Text(f"typed judge agrees with the suite's own verdict on {agreement.agreeing}/{agreement.attempts} "
+                f"attempts ({pct(agreement.share)})")  # fmt: skip
+    if agreement.disagreeing_tasks:
+        shown = ", ".join(agreement.disagreeing_tasks[:10])
+        more = f" and {len(agreement.disagreeing_tasks) - 10} more" if len(agreement.disagreeing_tasks) > 10 else ""
+        text.append(f"; they differ on {shown}{more}", style="yellow")
+    return text
 
 
 def _cost_line(cost: CostSummary) -> Text:
