@@ -122,6 +122,11 @@ def test_run_then_report_and_resume(tb_fake: FakeCheckout, tmp_path: Path) -> No
     assert entry["judge_agreement"] == {"attempts": 14, "agreeing": 14, "share": 1.0, "disagreeing_tasks": []}
     text = statebox("report", out).stdout
     assert "typed judge agrees with the suite's own verdict on 14/14 attempts" in text, text
+    html = tmp_path / "report.html"
+    assert statebox("report", out, "--html", html).returncode == 0
+    browser = ["/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", html.as_uri()]
+    dom = subprocess.run(browser, capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "statebox's typed judge agrees on 14/14 attempts (100.0%)." in dom
     assert leftover_processes(tb_fake.root) == []
 
 

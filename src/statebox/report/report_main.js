@@ -66,6 +66,11 @@ function warningsBox(data) {
       const more = s.shortfall.length > 8 ? ` and ${s.shortfall.length - 8} more` : "";
       items.push(`${r.label}: not canonical — ${s.short_tasks} of ${s.tasks} tasks are short (fewer than ${s.repeats} finished attempts) and never count as dependable: ${short}${more}. An estimate at k is over the tasks with at least k attempts.`);
     }
+    const j = s.judge_agreement;
+    if (j) {
+      const differ = j.disagreeing_tasks.length ? `; they differ on ${j.disagreeing_tasks.slice(0, 10).join(", ")}${j.disagreeing_tasks.length > 10 ? ` and ${j.disagreeing_tasks.length - 10} more` : ""}` : "";
+      items.push(`${r.label}: passed is the suite's own verdict; statebox's typed judge agrees on ${j.agreeing}/${j.attempts} attempts (${pct(j.share)})${differ}.`);
+    }
   }
   if (!items.length) return null;
   return el("div", { class: "warnings", id: "warnings" }, el("h3", {}, "Read with care"), el("ul", {}, items.map((w) => el("li", {}, w))));
