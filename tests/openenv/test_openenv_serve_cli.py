@@ -61,3 +61,27 @@ def test_with_a_token_the_websocket_and_the_api_need_it_and_the_probes_do_not(tm
                 assert ended.done and ended.reward == 0.0
 
         asyncio.run(go())
+
+
+@pytest.mark.slow
+def test_with_a_user_model_an_llm_plays_the_customer(tmp_path: Path) -> None:
+    from statebox.fakemodel.app import FakeModelApp, FakeModelConfig
+    from statebox.fakemodel.serve import FakeModelServer
+    from statebox.tasks import load_suite
+
+    app = FakeModelApp(load_suite("retail"), FakeModelConfig())
+    with FakeModelServer(app) as model:
+        args = ("retail", "--user-model", "openai:fake", "--base-url", model.base_url)
+        with openenv_server(*args, log=tmp_path / "server.log") as url:
+            customer = httpx.get(f"{url}/ready").json()["components"]["customer"]
+            assert customer == {"ok": True, "kind": "llm", "model": "openai:fake"}, customer
+
+            async def go() -> str:
+                async with StateboxEnv(base_url=url) as env:
+                    await env.reset(task_id="air_purifier_return_refund_wrong_rma_number")
+                    answer = await env.step(StateboxAction(message="What is your email?"))
+                    return answer.observation.text
+
+            said = asyncio.run(go())
+        assert "hollis.trevino@gmail.com" in said, said
+        assert app.stats.by_role["customer"] >= 1, "the customer's answer came from the model"

@@ -10,6 +10,7 @@ import typer
 
 from statebox.cli.common import fail, open_suite
 from statebox.judge import ReferenceFailed
+from statebox.llm.client import make_client
 from statebox.mcp.errors import CannotListenError, InsecureBindError
 from statebox.mcp.http_serving import serve_until_signalled
 from statebox.mcp.proxy_auth import check_bind, resolve_token
@@ -36,6 +37,10 @@ def openenv_serve(
         str | None, typer.Option(help="Bearer token for every route but the probes (or $STATEBOX_TOKEN).")
     ] = None,
     shaped: Annotated[bool, typer.Option(help="Reward the share of required changes made (labelled shaped).")] = False,
+    user_model: Annotated[
+        str | None, typer.Option(help="PROVIDER:MODEL of an LLM customer (default: the task's scripted customer).")
+    ] = None,
+    base_url: Annotated[str | None, typer.Option(help="Base URL for an openai: user model.")] = None,
 ) -> None:
     """Serve a built-in suite over OpenEnv: one isolated episode per WebSocket session, reward 1.0/0.0 at the end."""
     if split not in (None, *SPLITS):
@@ -53,7 +58,13 @@ def openenv_serve(
         from statebox.openenv.source import EpisodeSource
     except ImportError as e:
         fail(f"{INSTALL_HINT} ({e})")
-    source = EpisodeSource(open_suite(suite), split=split, shaped=shaped)
+    client = None
+    if user_model is not None:
+        try:
+            client = make_client(user_model, base_url=base_url if user_model.startswith("openai:") else None)
+        except ValueError as e:
+            fail(str(e))
+    source = EpisodeSource(open_suite(suite), split=split, shaped=shaped, customer_client=client)
     if not source.task_ids:
         fail(f"suite {suite!r} has no {split} tasks")
     try:

@@ -52,7 +52,7 @@ def readiness(source: EpisodeSource, server: HTTPEnvServer) -> dict[str, Any]:
         "suite": {"ok": bool(source.task_ids), "name": source.suite.name, "split": source.split,
                   "tasks": len(source.task_ids)},
         "references": {"ok": replayed == len(source.task_ids), "replayed": replayed},
-        "customer": {"ok": True, "kind": "scripted"},
+        "customer": {"ok": True, **source.customer_kind()},
         "sessions": {"ok": server.active_sessions < server.max_concurrent_envs, "active": server.active_sessions,
                      "max": server.max_concurrent_envs},
     }

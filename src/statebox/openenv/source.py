@@ -6,9 +6,12 @@ import random
 from dataclasses import dataclass, field
 
 from statebox.judge import required_effects
+from statebox.llm.client import ModelClient
 from statebox.openenv.episode import Episode
 from statebox.openenv.splits import Split, in_split, split_of
 from statebox.tasks import Suite, Task
+from statebox.users.base import SimulatedCustomer
+from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer
 from statebox.world import Effects
 
@@ -19,11 +22,15 @@ class UnknownTask(LookupError):
 
 @dataclass
 class EpisodeSource:
-    """Tasks of a suite (one split of them, if asked) and their references replayed once, up front."""
+    """Tasks of a suite (one split of them, if asked) and their references replayed once, up front.
+
+    The customer is the task's scripted one, or an LLM playing it through `customer_client`.
+    """
 
     suite: Suite
     split: Split | None = None
     shaped: bool = False
+    customer_client: ModelClient | None = None
     required: dict[str, list[Effects]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -51,4 +58,14 @@ class EpisodeSource:
     def open(self, task: Task) -> Episode:
         if task.id not in self.required:
             self.required[task.id] = required_effects(self.suite, task)
-        return Episode(self.suite, task, self.required[task.id], ScriptedCustomer(task.customer), shaped=self.shaped)
+        return Episode(self.suite, task, self.required[task.id], self.customer(task), shaped=self.shaped)
+
+    def customer(self, task: Task) -> SimulatedCustomer:
+        if self.customer_client is None:
+            return ScriptedCustomer(task.customer)
+        return LlmCustomer(self.customer_client, task.customer)
+
+    def customer_kind(self) -> dict[str, str]:
+        if self.customer_client is None:
+            return {"kind": "scripted"}
+        return {"kind": "llm", "model": self.customer_client.spec}
