@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +86,15 @@ def test_with_a_user_model_an_llm_plays_the_customer(tmp_path: Path) -> None:
             said = asyncio.run(go())
         assert "hollis.trevino@gmail.com" in said, said
         assert app.stats.by_role["customer"] >= 1, "the customer's answer came from the model"
+
+
+@pytest.mark.slow
+def test_a_port_in_use_is_a_one_line_error_naming_the_address() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _serve("retail", "--port", str(port))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: ") and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert f"127.0.0.1:{port}" in done.stderr, done.stderr
