@@ -76,10 +76,20 @@ def test_initial_rows_may_add_to_a_shared_table_in_the_derived_image_only():
     assert only_private.shared is pristine.shared  # nothing shared changed: the one copy is reused
 
 
-def test_rows_applied_to_a_live_session_cannot_target_a_shared_table():
-    session = Session(Snapshot.build(world()))
-    with pytest.raises(WorldError, match=r"\['products'\] are shared"):
-        session.apply_rows({"products": [{"id": "P-Y", "name": "n", "price": 1.0}]})
+def test_rows_applied_to_a_live_session_reach_its_shared_tables_and_no_one_elses():
+    snapshot = Snapshot.build(world())
+    session, other = Session(snapshot), Session(snapshot)
+    session.apply_rows({"products": [{"id": "P-Y", "name": "new", "price": 1.0}, {"id": "P-3", "price": 0.5}],
+                        "orders": [{"id": "O-3", "product_id": "P-Y", "qty": 1}]})
+    assert session.all("SELECT id, price FROM products WHERE id IN ('P-3', 'P-Y') ORDER BY id") == [
+        {"id": "P-3", "price": 0.5}, {"id": "P-Y", "price": 1.0}]
+    assert other.one("SELECT price FROM products WHERE id = 'P-3'") == {"price": 4.5}
+    assert session.effects().is_empty(), session.effects().to_json()
+    with pytest.raises(WorldError, match="read-only"), session.transaction():
+        session.update("products", "P-Y", price=2.0)
+    with pytest.raises(WorldError, match=r"table 'products' row 0: unknown column\(s\) \['colour'\]"):
+        session.apply_rows({"products": [{"id": "P-Z", "colour": "red"}]})
+    assert session.one("SELECT count(*) AS n FROM products") == {"n": 2001}
 
 
 def test_a_shared_declaration_the_schema_cannot_honour_is_refused_at_build():

@@ -33,14 +33,16 @@ class Session:
 
         Re-baselines by serializing; campaigns instead restore a per-task image (Snapshot.derive).
         """
-        shared = sorted(self.spec.shared_tables.intersection(rows))
-        if shared:
-            raise WorldError(f"table(s) {shared} are shared by every attempt and read-only in a session; "
-                             "give their rows as a task's initial_rows (Snapshot.derive)")
-        apply_rows(self.db, self.baseline, rows)
-        self.db.execute("DELETE FROM _sb_changes")
         base = self.baseline
-        self.baseline = Snapshot(self.spec, self.db.serialize(), base.tables, base.table_columns, base.shared)
+        mine = {t: r for t, r in rows.items() if t not in self.spec.shared_tables}
+        shared = base.shared
+        if shared is not None and len(mine) < len(rows):  # a new shared copy for this session's start
+            shared = shared.with_rows(base, {t: r for t, r in rows.items() if t in shared.tables})
+        apply_rows(self.db, base, mine)
+        self.db.execute("DELETE FROM _sb_changes")
+        if shared is not base.shared and shared is not None:
+            shared.reattach(self.db)
+        self.baseline = Snapshot(self.spec, self.db.serialize(), base.tables, base.table_columns, shared)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

@@ -14,6 +14,12 @@ import secrets
 import sqlite3
 import weakref
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from statebox.world.upsert import apply_rows
+
+if TYPE_CHECKING:
+    from statebox.world.snapshot import Snapshot
 
 SCHEMA = "shared"
 READ_ONLY_ERROR = "attempt to write a readonly database"
@@ -44,6 +50,21 @@ class SharedImage:
         """Attach this database read-only to a session's connection (opened with uri=True)."""
         conn.execute(f"ATTACH '{self.uri}&mode=ro' AS {SCHEMA}")
         conn.execute(f"PRAGMA {SCHEMA}.cache_size = -{CACHE_KIB}")
+
+    def reattach(self, conn: sqlite3.Connection) -> None:
+        """Put this database in place of the one a session has attached."""
+        conn.execute(f"DETACH {SCHEMA}")
+        self.attach(conn)
+
+    def with_rows(self, snapshot: Snapshot, rows: dict[str, list[dict[str, Any]]]) -> SharedImage:
+        """A new shared database: this one with rows upserted into its tables (all or nothing)."""
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            conn.deserialize(self.image)
+            apply_rows(conn, snapshot, rows)
+            return SharedImage(conn.serialize(), self.tables)
+        finally:
+            conn.close()
 
     def attach_copy(self, conn: sqlite3.Connection) -> None:
         """Attach a private writable copy (to build a derived image from it)."""
