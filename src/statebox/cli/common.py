@@ -14,6 +14,7 @@ from rich.table import Table
 
 from statebox.tasks import Suite, TaskFileError, load_suite
 from statebox.tasks.provider import Cell, Listing
+from statebox.tools.quoting import message_of
 
 err_console = Console(stderr=True, soft_wrap=True)
 
@@ -32,7 +33,7 @@ def open_suite(name: str) -> Suite:
     try:
         return load_suite(name)
     except (LookupError, TaskFileError) as e:
-        fail(str(e).strip("'\""))
+        fail(message_of(e))
 
 
 def task_progress(label: str, *, disabled: bool = False) -> Progress:

@@ -25,6 +25,7 @@ from statebox.runner.errors import CampaignError
 from statebox.runner.store import RunDir, RunDirError
 from statebox.tasks import Suite
 from statebox.tasks.provider import SuiteError, SuiteProvider, TaskSet
+from statebox.tools.quoting import message_of
 
 RunDirArg = Annotated[Path, typer.Argument(help="A run directory.", show_default=False)]
 
@@ -118,7 +119,7 @@ def show(opts: ShowOptions, suite_options: SuiteOptions) -> None:
         run = RunDir(opts.run_dir)
         record = pick_record(run.trials(), opts.task_id, opts.repeat, opts.model, run.errors())
     except (ShowError, RunDirError) as e:
-        fail(str(e).strip("'\""))
+        fail(message_of(e))
     if opts.json:
         print_json(record.model_dump(mode="json"))
         return

@@ -16,7 +16,9 @@ from statebox.mcp import CannotListenError, InsecureBindError, run_proxy, serve_
 from statebox.mcp.hosted import HostedAttempt
 from statebox.runner.hosted import WorldAttemptFactory
 from statebox.tasks import TaskFileError
+from statebox.tools.quoting import message_of, shorten
 
+USERS = ("scripted", "llm", "none")
 UserOpt = Annotated[
     str | None,
     typer.Option(
@@ -54,11 +56,13 @@ def serve(
 ) -> None:
     """Serve one isolated attempt of a task as an MCP server (stdio by default)."""
     kind = user or ("llm" if user_model else "scripted")
+    if kind not in USERS:
+        fail(f"--user {shorten(kind)!r}: choose one of {', '.join(USERS)}")
     factory = WorldAttemptFactory(_user_client(user_model, base_url))
     try:
         attempt = asyncio.run(factory(suite, task_id, None if kind == "none" else kind))
     except (LookupError, ValueError, TaskFileError) as e:
-        fail(str(e).strip("'\""))
+        fail(message_of(e))
 
     def on_end(a: HostedAttempt) -> None:
         if out is not None:

@@ -7,6 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from statebox.tools import NotFound
+from statebox.tools.quoting import shorten as shorten  # re-exported: the kit's tools quote ids with it
 from statebox.world import Row, Session
 
 
@@ -22,12 +23,6 @@ def fetch(db: Session, table: str, key: str, what: str, hint: str) -> Row:
     if row is None:
         raise NotFound(f"no {what} with id {shorten(key)!r}.", hint=hint)
     return row
-
-
-def shorten(value: Any, limit: int = 60) -> str:
-    """A value as it may be quoted back in an error: at most `limit` characters."""
-    text = str(value)
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def money(value: float | int | str | Decimal) -> float:

@@ -25,6 +25,7 @@ from starlette.types import Receive, Scope, Send
 from statebox.mcp.hosted import AttemptFactory
 from statebox.mcp.proxy_auth import is_loopback, unauthorized
 from statebox.mcp.proxy_registry import AttemptRegistry
+from statebox.tools.quoting import without_long_values
 
 DEFAULT_IDLE_TIMEOUT_S = 900.0
 NOT_FOUND = "no such attempt: the id is unknown, or the attempt was destroyed or reclaimed"
@@ -108,9 +109,9 @@ class _OperatorApi:
         try:
             attempt = await self._state.factory(*fields)
         except LookupError as exc:
-            return _error(_message(exc), 404)
+            return _error(without_long_values(_message(exc), list(fields)), 404)
         except ValueError as exc:
-            return _error(_message(exc), 400)
+            return _error(without_long_values(_message(exc), list(fields)), 400)
         attempt_id = self._state.registry.add(attempt)
         base = str(request.base_url).rstrip("/")
         body = {

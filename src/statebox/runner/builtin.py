@@ -15,6 +15,7 @@ import yaml
 from statebox.judge import TaskValidation, validate_task
 from statebox.tasks import Suite, TaskFileError, discover_domains, load_suite
 from statebox.tasks.provider import Listing, SuiteError, SuiteInfo, SuiteProvider, ValidationReport
+from statebox.tools.quoting import message_of
 
 ALL_DOMAINS = "builtin"
 DEMO_SUITE = "retail"  # what `statebox demo` runs unless told otherwise
@@ -40,7 +41,7 @@ class BuiltinSuites(SuiteProvider[Suite]):
         try:
             return load_suite(name).select(patterns, ids)
         except (LookupError, TaskFileError) as e:
-            raise SuiteError(str(e).strip("'\"")) from None
+            raise SuiteError(message_of(e)) from None
 
     def validate(self, suite: Suite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """Every check on every task, one task at a time (each takes milliseconds)."""

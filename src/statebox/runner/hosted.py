@@ -10,6 +10,7 @@ from statebox.judge import judge_attempt, required_effects, rules_for
 from statebox.llm.client import ModelClient
 from statebox.tasks import Suite, Task, load_suite
 from statebox.tools import BoundTools, ToolOutcome, ToolSpec, ToolSurface
+from statebox.tools.quoting import shorten
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer
@@ -154,4 +155,4 @@ class WorldAttemptFactory:
             if self.user_client is None:
                 raise ValueError("user 'llm' needs a user model: start the proxy with --user-model")
             return LlmCustomer(self.user_client, task.customer)
-        raise ValueError(f"user must be 'scripted', 'llm' or null, not {user!r}")
+        raise ValueError(f"user must be 'scripted', 'llm' or null, not {shorten(user)!r}")

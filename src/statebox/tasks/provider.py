@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Generic, Literal, Self, TypeVar
 
 from statebox.tasks.model import Task
+from statebox.tools.quoting import shorten
 
 ENTRY_POINT_GROUP = "statebox.suites"
 COMMANDS = frozenset({"tasks", "validate", "run"})
@@ -95,7 +96,7 @@ class TaskSet(ABC):
         for t in self.tasks:
             if t.id == task_id:
                 return t
-        raise LookupError(f"suite {self.name!r} has no task {task_id!r}")
+        raise LookupError(f"suite {self.name!r} has no task {shorten(task_id)!r}")
 
     def select(self, patterns: Iterable[str] | None = None, ids: Iterable[str] | None = None) -> Self:
         """The tasks whose ids match any glob (fnmatch), and are in `ids` when given."""

@@ -12,6 +12,7 @@ from statebox.tasks.domain import Domain
 from statebox.tasks.loader import TaskFileError, task_file
 from statebox.tasks.model import Task
 from statebox.tasks.provider import Listing, TaskSet
+from statebox.tools.quoting import shorten
 from statebox.world import Session, Snapshot, WorldError
 
 
@@ -91,7 +92,7 @@ def load_suite(name: str, domains: dict[str, Domain] | None = None) -> Suite:
         chosen = {name: domains[name]}
     else:
         known = ", ".join(sorted([*domains, "builtin"]))
-        raise LookupError(f"unknown suite {name!r}; available: {known})")
+        raise LookupError(f"unknown suite {shorten(name)!r}; available: {known}")
     tasks: list[Task] = []
     for d in chosen.values():
         for t in d.load_tasks():

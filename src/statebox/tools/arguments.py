@@ -15,9 +15,11 @@ from jsonschema.exceptions import ValidationError, best_match, relevance
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
+from statebox.tools.quoting import shorten
 from statebox.tools.surface import ToolSpec
 
 MAX_REPORTED_ERRORS = 5
+MAX_STRING_CHARS = 20_000  # no tool takes a longer string; longer ones are refused before any tool runs
 
 
 class ArgumentValidators:
@@ -29,6 +31,12 @@ class ArgumentValidators:
 
     def check(self, spec: ToolSpec, arguments: dict[str, Any]) -> str | None:
         """Return None when `arguments` fit the tool's schema, else the message for the agent."""
+        if too_long := _too_long(arguments):
+            where, size = too_long
+            return (
+                f"Invalid arguments for tool '{spec.name}':\n- argument '{where}' is {size:,} characters long;"
+                f" at most {MAX_STRING_CHARS:,} are accepted."
+            )
         errors = list(self._validator(spec).iter_errors(arguments))
         if not errors:
             return None
@@ -43,6 +51,24 @@ class ArgumentValidators:
         validator = cls(spec.input_schema)
         self._compiled[key] = (spec.input_schema, validator)
         return validator
+
+
+def _too_long(value: Any, where: str = "") -> tuple[str, int] | None:
+    """The first string (or key) longer than MAX_STRING_CHARS, with where it is and its length."""
+    if isinstance(value, str):
+        return (where, len(value)) if len(value) > MAX_STRING_CHARS else None
+    items: Iterable[tuple[Any, Any]] = ()
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    for key, item in items:
+        if isinstance(key, str) and len(key) > MAX_STRING_CHARS:
+            return (_join(where, shorten(key)), len(key))
+        found = _too_long(item, f"{where}[{key}]" if isinstance(key, int) else _join(where, str(key)))
+        if found is not None:
+            return found
+    return None
 
 
 def describe_invalid_arguments(spec: ToolSpec, errors: Iterable[ValidationError]) -> str:
@@ -90,7 +116,8 @@ def _describe(error: ValidationError) -> str:
         return f"unknown {_plural('argument', extra)} {names} (allowed: {', '.join(allowed) or 'none'})"
     subject = f"argument '{where}'" if where else "the arguments"
     if kind == "type":
-        return f"{subject} must be {_or_list(expected)}, got {_json_type(instance)} {_short(instance)}"
+        got = "null" if instance is None else f"{_json_type(instance)} {_short(instance)}"
+        return f"{subject} must be {_or_list(expected)}, got {got}"
     if kind == "enum":
         options = ", ".join(_short(v) for v in expected)
         return f"{subject} must be one of [{options}], got {_short(instance)}"
@@ -156,4 +183,4 @@ def _short(value: Any, limit: int = 60) -> str:
 def unknown_tool_message(name: str, available: Iterable[str]) -> str:
     """What an agent sees when it calls a tool that does not exist."""
     names = ", ".join(sorted(available)) or "none"
-    return f"Unknown tool '{name}'. Available tools: {names}."
+    return f"Unknown tool '{shorten(name)}'. Available tools: {names}."

@@ -10,6 +10,7 @@ from typing import Any
 from statebox.tools.arguments import ArgumentValidators, unknown_tool_message
 from statebox.tools.decorator import Tool
 from statebox.tools.errors import InvalidArguments, ToolError, UnknownTool
+from statebox.tools.quoting import without_long_values
 from statebox.tools.surface import ToolOutcome, ToolSpec
 from statebox.world import Session
 
@@ -51,7 +52,9 @@ class Toolset:
             with session.transaction():
                 data = tool.fn(session, **{**tool.defaults, **arguments})
         except ToolError as e:
-            return ToolOutcome(text=e.agent_text(), is_error=True, error_kind=e.kind)
+            # Whatever a tool quotes back, a huge argument is never echoed to the agent whole.
+            text = without_long_values(e.agent_text(), [name, arguments])
+            return ToolOutcome(text=text, is_error=True, error_kind=e.kind)
         return ToolOutcome(text=render(data), data=data)
 
 

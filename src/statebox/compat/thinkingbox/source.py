@@ -23,6 +23,7 @@ from statebox.runner.backend import AttemptBackend
 from statebox.runner.errors import CampaignError
 from statebox.runner.source import AttemptSource
 from statebox.tasks import Task
+from statebox.tools.quoting import message_of
 
 if TYPE_CHECKING:
     from statebox.compat.thinkingbox.suite import TbSuite
@@ -73,7 +74,7 @@ class TbSource(AttemptSource):
                     if name not in self._servers:
                         self._servers.append(name)
         except (KeyError, ValueError, TbFormatError) as e:
-            raise CampaignError(str(e).strip("'\"")) from None
+            raise CampaignError(message_of(e)) from None
 
     def running(self) -> AbstractAsyncContextManager[None]:
         return self._running()
