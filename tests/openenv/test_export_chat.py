@@ -97,3 +97,26 @@ def test_a_directory_that_is_no_run_is_a_one_line_error(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.startswith("error: ") and len(done.stderr.strip().splitlines()) == 1
     assert str(tmp_path) in done.stderr, done.stderr
+
+
+def test_parquet_holds_the_same_records_with_messages_as_native_lists(run_dir: Path, tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet", reason="--format parquet needs the statebox[parquet] extra")
+    out = tmp_path / "chat.parquet"
+    done = subprocess.run([str(STATEBOX), "export", str(run_dir), "--format", "parquet", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = {r["trial_id"]: r for r in pq.read_table(out).to_pylist()}
+    for record in _export(run_dir):
+        row = rows[record["trial_id"]]
+        assert (row["reward"], row["passed"], row["task_id"]) == (record["reward"], record["verdict"]["passed"],
+                                                                  record["task_id"])
+        assert json.loads(row["verdict"]) == record["verdict"] and json.loads(row["tools"]) == record["tools"]
+        got = [(m["role"], m["content"], m["tool_call_id"], m["tool_calls"]) for m in row["messages"]]
+        want = [(m["role"], m.get("content"), m.get("tool_call_id"), m.get("tool_calls")) for m in record["messages"]]
+        assert got == want, record["trial_id"]
+
+
+def test_parquet_without_out_is_a_one_line_error(run_dir: Path) -> None:
+    done = subprocess.run([str(STATEBOX), "export", str(run_dir), "--format", "parquet"],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr.strip()) == (2, "error: --format parquet needs --out FILE")

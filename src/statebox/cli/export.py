@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 import typer
 
@@ -14,7 +14,7 @@ from statebox.openenv.chat import Only, chat_record, wanted
 from statebox.runner.store import RunDir, RunDirError
 from statebox.tasks import discover_domains
 
-FORMATS = ("chat-jsonl",)
+FORMATS = ("chat-jsonl", "parquet")
 ONLY = ("passed", "failed", "all")
 
 
@@ -24,7 +24,9 @@ def register(app: typer.Typer) -> None:
 
 def export(
     run_dir: Path,
-    format: Annotated[str, typer.Option("--format", help="Output format: chat-jsonl.")] = "chat-jsonl",
+    format: Annotated[
+        str, typer.Option("--format", help="chat-jsonl, or parquet (needs pyarrow: statebox[parquet]; needs --out).")
+    ] = "chat-jsonl",
     only: Annotated[str, typer.Option(help="Which attempts: passed, failed or all.")] = "all",
     out: Annotated[Path | None, typer.Option(help="File to write (default: standard output).")] = None,
 ) -> None:
@@ -34,6 +36,8 @@ def export(
         fail(f"--format {format!r}: expected one of {', '.join(FORMATS)}")
     if only not in ONLY:
         fail(f"--only {only!r}: expected passed, failed or all")
+    if format == "parquet" and out is None:
+        fail("--format parquet needs --out FILE")
     run = RunDir(run_dir)
     if not run.exists():
         fail(f"{run_dir}: no trials.jsonl or manifest.json; is this a statebox run directory?")
@@ -43,13 +47,26 @@ def export(
         fail(str(e))
     domains = discover_domains()
     kept = [r for r in records if wanted(r, cast(Only, only))]
-    lines = [json.dumps(chat_record(r, domains.get(r.domain)), ensure_ascii=False, default=str) for r in kept]
-    text = "".join(line + "\n" for line in lines)
-    if out is None:
-        sys.stdout.write(text)
+    chats = [chat_record(r, domains.get(r.domain)) for r in kept]
+    if format == "parquet":
+        _write_parquet(chats, cast(Path, out))
     else:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+        text = "".join(json.dumps(c, ensure_ascii=False, default=str) + "\n" for c in chats)
+        if out is None:
+            sys.stdout.write(text)
+        else:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(text, encoding="utf-8")
     flagged = sum(1 for r in records if r.simulator_faults)
     note = f" ({flagged} with a simulator fault left out)" if flagged else ""
     err_console.print(f"exported {len(kept)} of {len(records)} attempts{note}", highlight=False)
+
+
+def _write_parquet(chats: list[dict[str, Any]], out: Path) -> None:
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        fail("--format parquet needs pyarrow: pip install 'statebox[parquet]'")
+    from statebox.openenv.parquet import write_parquet
+
+    write_parquet(chats, out)
