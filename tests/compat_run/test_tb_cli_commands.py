@@ -105,6 +105,30 @@ def test_validate_fails_a_task_whose_reference_breaks(tb_fake: FakeCheckout, tmp
     assert any("unknown shipping speed 'overnight'" in problem for problem in result["problems"]), result
 
 
+def test_validate_audits_a_golden_write_the_task_passes_without(tb_fake: FakeCheckout, tmp_path: Path) -> None:
+    checkout = tmp_path / "checkout"
+    subprocess.run(["cp", "-r", str(tb_fake.root), str(checkout)], check=True)
+    test_file = checkout / "dataset" / "test_case" / "sandbox_external_retail" / RETAIL_FILE
+    once = "".join(
+        f"{line}\n"
+        for line in (
+            "          - tool: update_shipping_speed",
+            "            parameters:",
+            "              order_id: ORD-1",
+            "              speed: expedited",
+        )
+    )
+    assert once in test_file.read_text()
+    test_file.write_text(test_file.read_text().replace(once, once * 2))  # the same write twice
+    done = statebox("validate", "thinkingbox-bench", "--data", checkout, "--tasks", "*expedite*", "--json")
+    assert done.returncode == 0, done.stderr
+    [result] = json.loads(done.stdout)["tasks"]
+    # the second call changes nothing, so only the first is state-changing, and the second does its work
+    assert (result["writes"], result["unnecessary_writes"]) == (1, ["call 0 (update_shipping_speed)"])
+    human = statebox("validate", "thinkingbox-bench", "--data", checkout, "--tasks", "*expedite*")
+    assert "unnecessary golden writes: 1 of 1 state-changing reference calls, in 1 tasks" in human.stdout, human.stdout
+
+
 def test_run_then_report_and_resume(tb_fake: FakeCheckout, tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = ["run", "thinkingbox-bench", "--data", tb_fake.root, "--agent", "noop", "--out", out, "--no-progress"]
