@@ -144,7 +144,8 @@ def unique_columns(db: sqlite3.Connection, table: str, pk: str) -> set[str]:
 def grow(session: Session, total_rows: int) -> tuple[str, int]:
     """Add copies of a row to the largest table until the database holds `total_rows` rows; they become the start."""
     counts = {t: session.db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in session.baseline.tables}
-    table = max(counts, key=lambda t: counts[t])
+    private = [t for t in counts if not session.spec.table(t).shared]  # shared tables are read-only
+    table = max(private, key=lambda t: counts[t])
     missing = total_rows - sum(counts.values())
     if missing <= 0:
         return table, 0
@@ -172,7 +173,8 @@ def grow(session: Session, total_rows: int) -> tuple[str, int]:
 
 
 def bench(suite: Suite, repeat: int) -> None:
-    tasks = [t for t in suite.tasks if t.reference]
+    # Agent-only references: a customer's own step (a code read, an upload) is not an agent tool call.
+    tasks = [t for t in suite.tasks if t.reference and all(c.actor == "agent" for c in t.reference)]
     if not tasks:
         sys.exit(f"suite {suite.name!r} has no task with a reference solution")
     required: dict[str, list[Effects]] = {t.id: required_effects(suite, t) for t in tasks}
