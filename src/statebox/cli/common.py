@@ -54,15 +54,59 @@ def print_json(data: Any) -> None:
 
 
 def print_listing(listing: Listing, console: Console) -> None:
-    """A provider's table, then its notes (e.g. the tasks left out, with why)."""
-    table = Table(title=listing.title)
-    for column in listing.columns:
-        table.add_column(column, overflow="fold")
-    for row in listing.rows:
-        table.add_row(*(_cell(value) for value in row))
+    """A provider's table, then its notes (e.g. the tasks left out, with why).
+
+    The first column (the ids) is never cut; when the terminal is too narrow for every column,
+    columns are left out from the right (the last, free-text one last) and a note says which.
+    """
+    shown = list(range(len(listing.columns)))
+    table = _table(listing, shown)
+    while len(shown) > 1 and _narrowest(listing, shown) > console.width:
+        shown.pop(-2 if len(shown) > 2 else -1)
+        table = _table(listing, shown)
     console.print(table)
+    if len(shown) < len(listing.columns):
+        left_out = ", ".join(c for i, c in enumerate(listing.columns) if i not in shown)
+        console.print(f"[dim]left out at {console.width} columns: {escape(left_out)} (wider terminal, or --json)[/]")
     for note in listing.notes:
         console.print(f"[yellow]{escape(note.label)}[/] {escape(note.text)}", highlight=False, soft_wrap=True)
+
+
+def _narrowest(listing: Listing, shown: list[int]) -> int:
+    """The table's width with every column but the last (folded to its minimum) at full width."""
+    widths = [_width(listing, i) if i != shown[-1] or i == 0 else _last_width(listing, i) for i in shown]
+    return sum(widths) + 3 * len(widths) + 1  # a space either side of each cell, and the borders
+
+
+def _width(listing: Listing, column: int) -> int:
+    return max([len(listing.columns[column]), *(len(_plain(row[column])) for row in listing.rows)])
+
+
+def _last_width(listing: Listing, column: int) -> int:
+    """The free-text column folds, but no narrower than its header or 12 characters."""
+    return max(len(listing.columns[column]), min(12, _width(listing, column)))
+
+
+def _plain(value: Cell) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, bool):
+        return "yes" if value else "NO"
+    return str(value)
+
+
+def _table(listing: Listing, shown: list[int]) -> Table:
+    table = Table(title=listing.title)
+    last = shown[-1]
+    for i in shown:
+        name = listing.columns[i]
+        if i == last and i != 0:
+            table.add_column(name, overflow="fold", min_width=_last_width(listing, i))
+        else:
+            table.add_column(name, no_wrap=True, min_width=len(name))
+    for row in listing.rows:
+        table.add_row(*(_cell(row[i]) for i in shown))
+    return table
 
 
 def _cell(value: Cell) -> str:
