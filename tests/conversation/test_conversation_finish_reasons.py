@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 from conversation_kit import Scripted, call, explain, run_llm_attempt, run_plan, say
+from pydantic import TypeAdapter, ValidationError
 
 from statebox.agents.scripted import NoopAgent, ReferenceAgent
 from statebox.agents.transcript import FINISH_REASONS
+from statebox.runner.record import FinishReason
 from statebox.tasks import Limits, Suite, Task
 
 SOLVE = "solve-printer-ticket"
@@ -118,7 +120,11 @@ def test_the_attempts_wall_clock_budget_ends_it_with_time_budget(mini: Suite, ag
     assert 1 <= len(agent_model.bodies()) < 10
 
 
-def test_every_finish_reason_is_driven_here() -> None:
-    covered = {"customer_ended", "agent_ended", "max_turns", "max_steps", "max_tool_errors", "time_budget"}
-    covered |= {"context_overflow"}  # tests/llm/test_agent_outcomes.py
-    assert set(FINISH_REASONS) == covered
+@pytest.mark.parametrize("reason", FINISH_REASONS)
+def test_every_way_a_transcript_ends_is_a_finish_reason_a_record_accepts(reason: str) -> None:
+    assert TypeAdapter(FinishReason).validate_python(reason) == reason
+
+
+def test_a_record_refuses_a_finish_reason_no_transcript_can_end_with() -> None:
+    with pytest.raises(ValidationError):
+        TypeAdapter(FinishReason).validate_python("gave_up")
