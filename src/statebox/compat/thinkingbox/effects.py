@@ -16,6 +16,8 @@ from statebox.compat.thinkingbox.models import TbEffects
 from statebox.compat.thinkingbox.typed_verdict import ServerChanges, TypedVerdict, judge_changes, server_changes
 from statebox.judge import Discrepancy, Verdict
 
+DIFF_SAMPLE = 3  # the servers' diff items kept with the trial, to show where a hash differs
+
 
 @dataclass(frozen=True)
 class TbJudgement:
@@ -73,7 +75,8 @@ def summarize(reports: dict[str, TbEffects], changes: dict[str, ServerChanges | 
             "golden_db_hash": effects.golden_db_hash,
             "golden_changes": _prefixed(read.required.to_json(), prefix) if read is not None else None,
             "readable": read is not None,  # False: the states are not tables of keyed rows
-            "diff_items": len(effects.diff),  # the servers' own positional diff, counted only
+            "diff_items": len(effects.diff),  # the servers' own positional diff, counted
+            "diff_sample": [f"{item.path} ({item.type})" for item in effects.diff[:DIFF_SAMPLE]],  # and its start
         }
     return {**changed, "servers": servers}
 

@@ -115,8 +115,10 @@ async def validate_tb_task(source: TbSource, task: Task) -> TbTaskValidation:
 def _disagreement(name: str, outcome: StateOutcome, typed: bool) -> str:
     hashed = "passes" if outcome.verdict.passed else "fails"
     if typed:
-        why = "e.g. a generated id or a field it does not judge"
-        return f"{name}: the hash {hashed}, the typed judge finds no discrepancy ({why})"
+        servers = outcome.effects.get("servers", {}).values()
+        diff = "; ".join(item for info in servers for item in info.get("diff_sample", []))
+        why = "only fields it does not judge, or generated ids it matched by content, differ"
+        return f"{name}: the hash {hashed}, the typed judge finds no discrepancy ({why}; the servers' diff: {diff})"
     shown = "; ".join(d.describe()[:160] for d in outcome.verdict.discrepancies[:3])
     return f"{name}: the hash {hashed}, the typed judge finds {len(outcome.verdict.discrepancies)}: {shown}"
 
