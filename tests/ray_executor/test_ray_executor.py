@@ -10,28 +10,17 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ray = pytest.importorskip("ray")
+pytest.importorskip("ray")
 
 pytestmark = pytest.mark.slow
 
 STATEBOX = Path(sys.executable).with_name("statebox")
 TASKS = 42
 REPEAT = 3
-
-
-@pytest.fixture(scope="module")
-def ray_address() -> Iterator[str]:
-    """A local Ray for this module, started (and shut down) by the test process itself."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        yield ray.get_runtime_context().gcs_address
-    finally:
-        ray.shutdown()
 
 
 @pytest.fixture(scope="module")

@@ -117,7 +117,8 @@ class Campaign:
             from statebox.integrations.ray_executor import run_on_ray
         items = self.prepare()
         workers = resolve_workers(self.config.workers, self.config.agent, len(items), self.config.concurrency)
-        if workers > 1 and self.config.workers == 0 and self.config.agent == "llm":  # share out, not multiply
+        local = self.config.executor == "local"  # on Ray, --concurrency is the cluster's limit per model
+        if local and workers > 1 and self.config.workers == 0 and self.config.agent == "llm":  # share out, not multiply
             self.config.concurrency = concurrency_per_worker(self.config.concurrency, workers)
         with CampaignProgress(len(items), enabled=self.config.progress) as progress:
             if self.config.executor == "ray":
