@@ -4,8 +4,9 @@
     python benchmarks/tb_env.py --thirdparty DIR --cache DIR [--json]
 
 Unpacks the benchmark's data tarball into `<cache>/data/` and makes a virtual environment
-`<cache>/venv/` with the servers' pinned dependencies and their package installed editable in
-compat mode (a regular install leaves the seed data behind). Prints the data checkout and the
+`<cache>/venv/` with the servers' pinned dependencies and both server packages (the five v1
+domains', and the one the test functions outside the v1 list use) installed editable in compat
+mode (a regular install leaves the seed data behind). Prints the data checkout and the
 server Python, one per line (or one JSON object with `--json`).
 
 Idempotent: a stamp file records what the build was made from (the tarball's size and mtime, the
@@ -30,8 +31,9 @@ DEFAULT_THIRDPARTY = ROOT.parent / "shared" / "thirdparty"
 DEFAULT_CACHE = ROOT / ".cache" / "tb-env"  # .cache/ is git-ignored
 DATA_TARBALL = "thinkingbox-data-v1.0.tar.gz"
 DATA_FOLDER = "thinkingbox-data"  # the tarball's one top-level folder
-SERVER_PACKAGE = Path("servers") / "tb_business_ops_servers_202606"
-REQUIREMENTS = ("fastmcp==3.2.4", "pydantic", "odata-query>=0.9", "typesense", "pyyaml")
+SERVER_PACKAGE = Path("servers") / "tb_business_ops_servers_202606"  # the five v1 domains
+TOOLS_PACKAGE = Path("servers") / "thinkingbox_tools"  # the servers of the tests outside the v1 list
+REQUIREMENTS = ("fastmcp==3.2.4", "pydantic", "odata-query>=0.9", "typesense", "pyyaml", "python-dateutil", "sqlparse")
 STAMP = "built.json"
 
 
@@ -68,7 +70,7 @@ def build_env(thirdparty: Path = DEFAULT_THIRDPARTY, cache: Path = DEFAULT_CACHE
     _unpack(tarball, cache / "data")
     if not (env.data / SERVER_PACKAGE).is_dir():
         raise EnvError(f"{tarball}: has no {DATA_FOLDER}/{SERVER_PACKAGE}")
-    _make_venv(cache / "venv", env.data / SERVER_PACKAGE, quiet=quiet)
+    _make_venv(cache / "venv", [env.data / SERVER_PACKAGE, env.data / TOOLS_PACKAGE], quiet=quiet)
     stamp.write_text(json.dumps(wanted, indent=1) + "\n")
     return env
 
@@ -86,12 +88,13 @@ def _unpack(tarball: Path, into: Path) -> None:
         archive.extractall(into, filter="data")
 
 
-def _make_venv(where: Path, package: Path, *, quiet: bool) -> None:
+def _make_venv(where: Path, packages: list[Path], *, quiet: bool) -> None:
     shutil.rmtree(where, ignore_errors=True)
     venv.EnvBuilder(with_pip=True, clear=True).create(where)
     pip = [str(where / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"] + (["-q"] if quiet else [])
     _run([*pip, "install", *REQUIREMENTS])
-    _run([*pip, "install", "--no-deps", "--config-settings", "editable-mode=compat", "-e", str(package)])
+    for package in packages:
+        _run([*pip, "install", "--no-deps", "--config-settings", "editable-mode=compat", "-e", str(package)])
 
 
 def _run(command: list[str]) -> None:
