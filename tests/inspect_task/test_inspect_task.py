@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,3 +92,20 @@ def test_epochs_are_repeats_and_give_statebox_pass_hat_k(retail: Suite, tmp_path
         f"pass^{k}": sum(pass_hat_k(3, sum(v), k) or 0.0 for v in tally.values()) / len(tally) for k in (1, 2, 3)
     }
     assert _metrics(log) == pytest.approx(expected)
+
+
+def test_the_scores_are_the_verdicts_statebox_run_gives_the_same_play(retail: Suite, tmp_path: Path) -> None:
+    log = _evaluate(retail, "wrong-value", tmp_path / "inspect")
+    inspect_verdicts = {
+        sid: (value == "C", meta["signature"], meta["discrepancies"]) for sid, _, value, meta in _scores(log)
+    }
+    out = tmp_path / "run"
+    with FakeModelServer(FakeModelApp(retail, FakeModelConfig(mode="wrong-value"))) as server:
+        command = [str(Path(sys.executable).with_name("statebox")), "run", "retail", "--agent", "llm", "--model",
+                   "openai:fake-agent", "--base-url", server.base_url, "--user", "scripted", "--out", str(out),
+                   "--no-progress", *[a for t in TASKS for a in ("--tasks", t)]]  # fmt: skip
+        done = subprocess.run(command, env={**os.environ, "OPENAI_API_KEY": "unused"}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    trials = [json.loads(line) for line in (out / "trials.jsonl").read_text().splitlines()]
+    run_verdicts = {t["task_id"]: (t["passed"], t["signature"], t["discrepancies"]) for t in trials}
+    assert inspect_verdicts == run_verdicts
