@@ -10,7 +10,7 @@ STATEBOX := $(VENV)/bin/statebox
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev,openenv,parquet]"
+	$(PY) -m pip install -q -e ".[dev,openenv,parquet,inspect,ray]"
 	touch $@
 
 setup: $(VENV)/.installed
