@@ -4,7 +4,8 @@
   run; an attempt whose worker died mid-way left nothing behind and runs again (once here, then
   by --resume), so a death never records an attempt twice.
 - Per-model concurrency: at most `--concurrency` attempts of each model are in flight across the
-  whole cluster, since the driver is the only one that hands attempts out.
+  whole cluster, since the driver is the only one that hands attempts out (model-free agents:
+  `--concurrency` per worker, as with `--workers`).
 - Resume, shards and manifest checks are the campaign's own: the driver runs the work items the
   campaign prepared, exactly as the local executor does.
 """
@@ -89,8 +90,10 @@ class _Dispatch:
         self.load = [0] * count
 
     def _hand_out(self) -> None:
-        limit = max(1, self.campaign.config.concurrency)
+        per_model = max(1, self.campaign.config.concurrency)
         for model, queue in self.queues.items():
+            # A model-free agent has no endpoint to protect: --concurrency per worker, as for --workers.
+            limit = per_model if model is not None else per_model * len(self.workers)
             while queue and self.in_flight[model] < limit:
                 item = queue.popleft()
                 index = self.load.index(min(self.load))
