@@ -16,6 +16,7 @@ from statebox.llm.pricing import PriceOverrides
 from statebox.runner.autoworkers import concurrency_per_worker
 from statebox.runner.episode import AttemptPlan, run_attempt, spent
 from statebox.runner.errors import CampaignError, classify, stopping_error
+from statebox.runner.executors import load_executor
 from statebox.runner.plan import CampaignConfig, WorkItem, build_manifest, resolve_workers, work_items
 from statebox.runner.progress import CampaignProgress
 from statebox.runner.record import ErrorRecord, TrialRecord
@@ -112,17 +113,17 @@ class Campaign:
 
     def run_blocking(self) -> CampaignResult:
         """Run the campaign, in several processes when `config.workers` asks (see runner/workers.py),
-        or on Ray workers with `config.executor == "ray"` (the optional extra statebox[ray])."""
-        if self.config.executor == "ray":  # imported before anything is written: a missing extra is one error
-            from statebox.integrations.ray_executor import run_on_ray
+        or by a plug-in executor named by `config.executor` (`ray`: the optional extra statebox[ray])."""
+        # A plug-in executor is loaded before anything is written: a missing extra is one error line.
+        remote = load_executor(self.config.executor) if self.config.executor != "local" else None
         items = self.prepare()
         workers = resolve_workers(self.config.workers, self.config.agent, len(items), self.config.concurrency)
         local = self.config.executor == "local"  # on Ray, --concurrency is the cluster's limit per model
         if local and workers > 1 and self.config.workers == 0 and self.config.agent == "llm":  # share out, not multiply
             self.config.concurrency = concurrency_per_worker(self.config.concurrency, workers)
         with CampaignProgress(len(items), enabled=self.config.progress) as progress:
-            if self.config.executor == "ray":
-                result = run_on_ray(self, items, progress.advance)
+            if remote is not None:
+                result = remote(self, items, progress.advance)
             elif workers <= 1:
                 result = asyncio.run(self.execute(items, progress.advance))
             else:
