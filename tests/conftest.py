@@ -1,10 +1,42 @@
-"""Make test-support packages kept under tests/ (such as `minidomain`) importable from any test."""
+"""Make test-support packages kept under tests/ (such as `minidomain`) importable from any test, and mark the
+slow ones: `make test-fast` (pytest -m "not slow") leaves out the tests that start processes, browsers or
+whole-suite campaigns; `make test` runs everything."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-_TESTS = str(Path(__file__).resolve().parent)
+import pytest
+
+_HERE = Path(__file__).resolve().parent
+_TESTS = str(_HERE)
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
+
+# Folders and files (relative to tests/) whose tests each take seconds: processes, HTTP servers, browsers,
+# real ThinkingBox environments, whole-suite campaigns.
+SLOW = (
+    "acceptance_mcp/",
+    "compat_real/",
+    "compat_run/",
+    "ray_executor/",
+    "inspect_task/",
+    "campaign/test_demo_command.py",
+    "campaign/test_campaign_kill_resume.py",
+    "campaign/test_campaign_workers.py",
+    "campaign/test_campaign_shards.py",
+    "cli/test_newcomer_task_file_errors.py",
+    "cli/test_newcomer_port_in_use.py",
+    "mcp/test_mcp_external.py",
+    "mcp/test_mcp_serve.py",
+    "report/test_html_report_browser.py",
+    "compat/test_tb_forkserver.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        where = item.path.resolve().relative_to(_HERE).as_posix()
+        if where.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
