@@ -1,11 +1,12 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   — the main job on the embedded default
 #   make test   — the test suite (what CI runs)
+#   make test-fast — the inner loop: every test not marked slow, stopping at the first failure
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STATEBOX := $(VENV)/bin/statebox
 
-.PHONY: demo test lint setup browser
+.PHONY: demo test test-fast lint setup browser
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -26,6 +27,9 @@ test: setup browser
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -p no:cacheprovider
+
+test-fast: setup
+	$(VENV)/bin/pytest -p no:cacheprovider -m "not slow" -x
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
