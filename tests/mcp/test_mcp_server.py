@@ -136,13 +136,19 @@ async def test_the_legacy_handshake_over_memory_streams_works_too(attempt: FakeA
     assert not result.is_error and attempt.surface.store == {"a": "b"}
 
 
-def test_validators_are_compiled_once_per_tool_and_per_server() -> None:
-    spec = FakeAttempt().surface.list_tools()[0]
-    first, second = ArgumentValidators(), ArgumentValidators()
-    assert first.check(spec, {"key": "k", "value": "v"}) is None
-    compiled = first._validator(spec)
-    assert first._validator(spec) is compiled
-    assert second._validator(spec) is not compiled
+def test_same_named_tools_are_each_checked_against_their_own_schema() -> None:
+    validators = ArgumentValidators()
+    strict = ToolSpec(
+        name="put",
+        description="",
+        input_schema={"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]},
+    )
+    integer_n = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    loose = ToolSpec(name="put", description="", input_schema=integer_n)
+    assert validators.check(strict, {"key": "k"}) is None
+    assert validators.check(loose, {"key": "k"}) is None, "checked against the other tool's schema"
+    assert validators.check(loose, {"n": "x"}) is not None
+    assert validators.check(strict, {"n": 1}) is not None
 
 
 RICH = ToolSpec(
