@@ -14,6 +14,7 @@ COMMANDS = {
     "proxy": ["proxy", "--port", "{port}"],
     "serve --http": ["serve", "retail", "cancel_desk_wrong_order_number", "--http", "127.0.0.1:{port}"],
     "fake-model": ["fake-model", "retail", "--port", "{port}"],
+    "openenv-serve": ["openenv-serve", "retail", "--port", "{port}"],
 }
 
 
