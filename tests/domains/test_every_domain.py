@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 
+from statebox.judge import required_effects, rules_for
 from statebox.judge.validation import validate_suite
 from statebox.tasks import Domain, Suite, discover_domains, load_suite
 from statebox.tools.policy_search import policy_sections
@@ -81,3 +86,38 @@ def test_task_ids_are_unique_and_named_like_files(domain: Domain, builtin: Suite
     ids = [t.id for t in tasks]
     assert len(ids) == len(set(ids))
     assert all(re.fullmatch(r"[a-z0-9_]+", i) for i in ids), [i for i in ids if not re.fullmatch(r"[a-z0-9_]+", i)]
+
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("STATEBOX_UPDATE_GOLDEN") == "1"
+
+
+def pinned(suite: Suite) -> dict[str, Any]:
+    """Per task: its reference's calls, in order, and the hash of the end state they require."""
+    out: dict[str, Any] = {}
+    for task in suite.tasks:
+        required = required_effects(suite, task)[0]
+        ignored = rules_for(suite, task).hash_ignored()
+        out[task.id] = {
+            "calls": [f"{c.actor}:{c.tool}" for c in task.reference],
+            "required_state": required.state_hash(ignored)[:16],
+        }
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_reference_and_required_end_state_is_the_one_reviewed(name: str) -> None:
+    """A reference call added, removed or changed in effect shows here: the pinned file changes only on purpose.
+
+    After a deliberate change: STATEBOX_UPDATE_GOLDEN=1 pytest tests/domains/test_every_domain.py
+    """
+    path = GOLDEN / f"{name}.json"
+    now = pinned(load_suite(name))
+    if UPDATE:
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    assert path.is_file(), f"no pinned references for {name}: run with STATEBOX_UPDATE_GOLDEN=1 once and review"
+    before = json.loads(path.read_text(encoding="utf-8"))
+    changed = {t: {"pinned": before.get(t), "now": now.get(t)} for t in sorted(before.keys() | now.keys())
+               if before.get(t) != now.get(t)}
+    assert not changed, f"{len(changed)} {name} task(s) differ from the reviewed references: {changed}"
