@@ -14,7 +14,7 @@ _TESTS = str(_HERE)
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
 
-# Folders and files (relative to tests/) whose tests each take seconds: processes, HTTP servers, browsers,
+# Folders, files and tests (node ids relative to tests/) that each take seconds: processes, HTTP servers, browsers,
 # real ThinkingBox environments, whole-suite campaigns.
 SLOW = (
     "acceptance_mcp/",
@@ -32,11 +32,19 @@ SLOW = (
     "mcp/test_mcp_serve.py",
     "report/test_html_report_browser.py",
     "compat/test_tb_forkserver.py",
+    "domains/test_every_domain.py::test_every_task_passes_every_validation_check",
+    "campaign/test_campaign_simulator_faults.py",
+    "campaign/test_campaign_endpoint_errors.py",
+    "conversation/test_conversation_acceptance.py",
+    "offline/test_regrade.py",
+    "offline/test_play.py",
+    "offline/test_offline_thinkingbox.py",
+    "offline/test_show.py",
 )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        where = item.path.resolve().relative_to(_HERE).as_posix()
+        where = item.path.resolve().relative_to(_HERE).as_posix() + "::" + item.name
         if where.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
