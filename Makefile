@@ -24,7 +24,7 @@ browser:
 	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium fonts-liberation >/dev/null)
 
 test: setup browser
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check --no-cache src tests benchmarks
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -p no:cacheprovider
 
@@ -32,5 +32,5 @@ test-fast: setup
 	$(VENV)/bin/pytest -p no:cacheprovider -m "not slow" -x
 
 lint: setup
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check --no-cache src tests benchmarks
 	$(VENV)/bin/mypy

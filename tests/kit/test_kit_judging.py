@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from kitdemo import DOMAIN
 
+from kitdemo import DOMAIN
 from statebox.judge import judge_attempt, required_effects, rules_for
 from statebox.judge.validation import validate_task
 from statebox.tasks import Suite
