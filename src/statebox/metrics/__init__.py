@@ -42,6 +42,7 @@ from statebox.metrics.curves import (
 )
 from statebox.metrics.estimators import Estimator, pass_at_k, pass_hat_k, pass_hat_k_plugin
 from statebox.metrics.exact import ExactTest, benjamini_hochberg, fisher_exact
+from statebox.metrics.failure_analysis import FailedAttempt, FailureCounts, failure_counts, terminated_cleanly
 from statebox.metrics.intervals import (
     ClusteredEstimate,
     Interval,
@@ -65,6 +66,8 @@ __all__ = [
     "CurvePoint",
     "Estimator",
     "ExactTest",
+    "FailedAttempt",
+    "FailureCounts",
     "Interval",
     "ObservedKOfK",
     "PairedComparison",
@@ -89,6 +92,7 @@ __all__ = [
     "effective_tasks",
     "estimator_interval",
     "expected_flip",
+    "failure_counts",
     "fisher_exact",
     "is_canonical",
     "is_dependable",
@@ -117,5 +121,6 @@ __all__ = [
     "shortfall",
     "t_quantile",
     "task_values",
+    "terminated_cleanly",
     "wilson",
 ]

@@ -62,6 +62,33 @@ class JudgeAgreement(_Model):
     disagreeing_tasks: list[str]  # tasks with at least one attempt where the two differ
 
 
+class FailureShares(_Model):
+    """The failure analysis as shares of the failed attempts (null when there are none); the seed's figures
+    (seed_figures.py) have the same shape."""
+
+    terminated_cleanly: float | None
+    with_wrong_value: float | None
+    with_extra_effect: float | None
+    with_missing_effect: float | None
+    signatures: dict[str, float]  # signature -> share; every signature of `FailureAnalysis.signatures`
+
+
+class FailureAnalysis(_Model):
+    """The seed's failure-analysis table over failed finished attempts (docs/metrics.md, "Failure analysis").
+
+    Counts are attempts; the three `with_*` kinds overlap. `shares` is each count / `failed_attempts`.
+    """
+
+    failed_attempts: int
+    terminated_cleanly: int
+    with_wrong_value: int
+    with_extra_effect: int
+    with_missing_effect: int
+    signatures: dict[str, int]
+    writes_unrecorded: int  # failed attempts whose record predates `successful_writes`: judged by their effects
+    shares: FailureShares
+
+
 class Summary(_Model):
     """The numbers of one group of attempts: a (suite, agent, model) overall, or one of its domains."""
 
@@ -104,6 +131,7 @@ class Summary(_Model):
     policy_violations: dict[str, int]  # failed attempts per violated trace check
     flagged_tasks: list[TaskFlags]  # tasks with a policy violation or a simulator fault
     judge_agreement: JudgeAgreement | None = None  # only for suites graded by their own rule (ThinkingBox-Bench)
+    failure_analysis: FailureAnalysis  # the seed's table, beside its published figures (seed_figures.py)
 
 
 class RunEntry(Summary):

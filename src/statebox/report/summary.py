@@ -13,12 +13,14 @@ from dataclasses import dataclass
 
 from statebox.metrics import (
     Estimator,
+    FailedAttempt,
     Interval,
     RatioEstimate,
     TaskCounts,
     cost_per_dependable_task,
     cost_per_successful_attempt,
     estimator_interval,
+    failure_counts,
     is_dependable,
     mean_pass_at_k,
     mean_pass_hat_k,
@@ -32,7 +34,17 @@ from statebox.metrics import (
     retention_interval,
     share_interval,
 )
-from statebox.report.models import Bounds, Convention, CostSummary, JudgeAgreement, ShortTask, Summary, TaskFlags
+from statebox.report.models import (
+    Bounds,
+    Convention,
+    CostSummary,
+    FailureAnalysis,
+    FailureShares,
+    JudgeAgreement,
+    ShortTask,
+    Summary,
+    TaskFlags,
+)
 
 ROLES = ("agent", "user", "judge")
 HEADLINE_KS = (1, 5, 10, 20)
@@ -59,6 +71,8 @@ class Attempt:
     checks: frozenset[str] = frozenset()  # the trace checks the attempt violated
     faults: frozenset[str] = frozenset()  # the kinds of simulator fault found in it
     typed_agrees: bool | None = None  # statebox's typed verdict equals the suite's own (None: not judged so)
+    clean: bool = False  # terminated cleanly (metrics/failure_analysis.py)
+    writes_recorded: bool = True  # False: `clean` judged a successful write by the effects (older records)
 
     @property
     def infra_error(self) -> bool:
@@ -149,6 +163,7 @@ def summarize(
         policy_violations=_tally(c for a in failed for c in a.checks),
         flagged_tasks=flagged_tasks(failed, flagged),
         judge_agreement=judge_agreement(used),
+        failure_analysis=failure_analysis(failed),
     )
 
 
@@ -163,6 +178,27 @@ def judge_agreement(attempts: Sequence[Attempt]) -> JudgeAgreement | None:
         agreeing=agreeing,
         share=agreeing / len(judged),
         disagreeing_tasks=sorted({a.task_id for a in judged if a.typed_agrees is False}),
+    )
+
+
+def failure_analysis(failed: Sequence[Attempt]) -> FailureAnalysis:
+    """The seed's table over the failed finished attempts (simulator faults and errors already left out)."""
+    counts = failure_counts([FailedAttempt(a.signature, a.kinds, a.clean, a.writes_recorded) for a in failed])
+    return FailureAnalysis(
+        failed_attempts=counts.failed,
+        terminated_cleanly=counts.clean,
+        with_wrong_value=counts.with_kind["wrong_value"],
+        with_extra_effect=counts.with_kind["extra_effect"],
+        with_missing_effect=counts.with_kind["missing_effect"],
+        signatures=counts.signatures,
+        writes_unrecorded=counts.writes_unrecorded,
+        shares=FailureShares(
+            terminated_cleanly=counts.share(counts.clean),
+            with_wrong_value=counts.share(counts.with_kind["wrong_value"]),
+            with_extra_effect=counts.share(counts.with_kind["extra_effect"]),
+            with_missing_effect=counts.share(counts.with_kind["missing_effect"]),
+            signatures=counts.signature_shares(),
+        ),
     )
 
 

@@ -70,8 +70,9 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
     verdict = with_trace_checks(state.verdict, task, transcript) if plan.agent.converses else state.verdict
     faults = simulator_faults(task, transcript) if plan.customer is not None else []
     rubrics_ok = all(r.passed for r in rubrics)
+    facts = _call_facts(transcript, backend)
     signature = failure_signature(
-        _call_facts(transcript, backend),
+        facts,
         verdict,
         rubrics_passed=rubrics_ok,
         required_effects=state.required_effects,
@@ -93,6 +94,7 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
         finish_reason=cast(FinishReason | None, transcript.finish_reason),  # pydantic checks the value
         customer_end_reason=cast(EndReason | None, transcript.customer_end_reason),
         signature=signature,
+        successful_writes=sum(1 for c in facts if c.ok and c.writes),  # the signature's own write facts
         discrepancies=verdict.discrepancies,
         simulator_faults=faults,
         rubrics=rubrics,

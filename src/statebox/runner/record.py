@@ -59,6 +59,7 @@ class TrialRecord(BaseModel):
     finish_reason: FinishReason | None
     customer_end_reason: EndReason | None = None
     signature: str | None = None
+    successful_writes: int | None = None  # state-changing tool calls that succeeded (None: not recorded)
     discrepancies: list[Discrepancy] = Field(default_factory=list)
     simulator_faults: list[SimulatorFault] = Field(default_factory=list)  # the simulated customer's, not the agent's
     rubrics: list[RubricResult] = Field(default_factory=list)
