@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match, relevance
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
+from statebox.tools.quickcheck import QuickCheck, compile_quick_check
 from statebox.tools.quoting import shorten
 from statebox.tools.surface import ToolSpec
 
@@ -27,7 +28,7 @@ class ArgumentValidators:
 
     def __init__(self) -> None:
         # keyed by the schema object itself (kept alive here), so same-named tools never mix
-        self._compiled: dict[tuple[str, int], tuple[dict[str, Any], Validator]] = {}
+        self._compiled: dict[tuple[str, int], _Compiled] = {}
 
     def check(self, spec: ToolSpec, arguments: dict[str, Any]) -> str | None:
         """Return None when `arguments` fit the tool's schema, else the message for the agent."""
@@ -37,20 +38,31 @@ class ArgumentValidators:
                 f"Invalid arguments for tool '{spec.name}':\n- argument '{where}' is {size:,} characters long;"
                 f" at most {MAX_STRING_CHARS:,} are accepted."
             )
-        errors = list(self._validator(spec).iter_errors(arguments))
+        compiled = self._compile(spec)
+        if compiled.quick is not None and compiled.quick(arguments):
+            return None  # certainly valid: the full validator would find nothing
+        errors = list(compiled.validator.iter_errors(arguments))
         if not errors:
             return None
         return describe_invalid_arguments(spec, errors)
 
-    def _validator(self, spec: ToolSpec) -> Validator:
+    def _compile(self, spec: ToolSpec) -> _Compiled:
         key = (spec.name, id(spec.input_schema))
         cached = self._compiled.get(key)
-        if cached is not None and cached[0] is spec.input_schema:
-            return cached[1]
+        if cached is not None and cached.schema is spec.input_schema:
+            return cached
         cls = validator_for(spec.input_schema, default=Draft202012Validator)
-        validator = cls(spec.input_schema)
-        self._compiled[key] = (spec.input_schema, validator)
-        return validator
+        compiled = _Compiled(spec.input_schema, cls(spec.input_schema), compile_quick_check(spec.input_schema))
+        self._compiled[key] = compiled
+        return compiled
+
+
+class _Compiled(NamedTuple):
+    """A schema (kept alive, so its id stays its own), its validator and its quick check, if any."""
+
+    schema: dict[str, Any]
+    validator: Validator
+    quick: QuickCheck | None
 
 
 def _too_long(value: Any, where: str = "") -> tuple[str, int] | None:
