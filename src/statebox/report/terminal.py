@@ -11,8 +11,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from statebox.metrics.failure_analysis import KINDS
 from statebox.report.aggregate import labels
 from statebox.report.models import CostSummary, JudgeAgreement, ReportDocument, RunEntry, Summary
+from statebox.report.seed_figures import SEED_FAILURE_ANALYSIS
 from statebox.report.summary import headline_ks
 
 SHORT_LISTED = 8
@@ -30,6 +32,11 @@ def pct_ci(value: float | None, ci: Sequence[float | None] | None) -> str:
     if ci is None or ci[0] is None or ci[1] is None:
         return pct(value)
     return f"{pct(value)} [{100 * ci[0]:.0f}–{100 * ci[1]:.0f}]"
+
+
+def published(value: float | None, digits: int) -> str:
+    """A paper's share with the digits it was printed with (67.24%, 79.9%)."""
+    return "–" if value is None else f"{100 * value:.{digits}f}%"
 
 
 def usd(value: float | None) -> str:
@@ -54,8 +61,7 @@ def _run_block(entry: RunEntry, label: str, *, wide: bool) -> Panel:
     if len(entry.by_domain) > 1:
         parts.append(_domain_table(entry, wide))
     parts.append(_cost_line(entry.cost))
-    if entry.signatures or entry.discrepancy_kinds:
-        parts.append(_failures_table(entry))
+    parts.append(_failures_table(entry))  # on every run, so it can be read beside the paper's
     if entry.simulator_faults:
         parts.append(_simulator_table(entry))
     if entry.flagged_tasks:
@@ -229,19 +235,39 @@ def _cost_line(cost: CostSummary) -> Text:
     return text
 
 
-def _failures_table(entry: Summary) -> Table:
-    failed = entry.failed_attempts
-    table = Table(show_edge=False, pad_edge=False, header_style="bold", title_justify="left")
-    table.add_column("failure signature", style="magenta", no_wrap=True)
+def _failures_table(entry: Summary) -> Group:
+    """The seed's failure analysis: each figure as count and share of the failed attempts, the paper's beside it."""
+    analysis, seed = entry.failure_analysis, SEED_FAILURE_ANALYSIS.shares
+    failed = analysis.failed_attempts
+    table = Table(show_edge=False, pad_edge=False, header_style="bold")
+    table.add_column("failure analysis", style="magenta", no_wrap=True)
     table.add_column(f"of {failed} failed attempts", justify="right")
     table.add_column("share", justify="right")
-    for name, count in entry.signatures.items():
-        table.add_row(name, str(count), pct(count / failed if failed else None))
+    table.add_column("ThinkingBox paper¹", justify="right", style="dim")
+    shares = analysis.shares
+    rows = [
+        ("terminated cleanly", analysis.terminated_cleanly, shares.terminated_cleanly, seed.terminated_cleanly),
+        (">= 1 wrong value", analysis.with_wrong_value, shares.with_wrong_value, seed.with_wrong_value),
+        (">= 1 extra effect", analysis.with_extra_effect, shares.with_extra_effect, seed.with_extra_effect),
+        (">= 1 missing effect", analysis.with_missing_effect, shares.with_missing_effect, seed.with_missing_effect),
+    ]
+    for name, count, share, paper in rows:
+        table.add_row(name, str(count), pct(share), published(paper, 2))
+    for name in [*seed.signatures, *(n for n in analysis.signatures if n not in seed.signatures)]:
+        count, printed = analysis.signatures.get(name, 0), published(seed.signatures.get(name), 1)
+        table.add_row(f"signature {name}", str(count), pct(shares.signatures.get(name)), printed)
     for kind, count in entry.discrepancy_kinds.items():
-        table.add_row(Text(f"has {kind}", style="dim"), str(count), pct(count / failed if failed else None))
+        if kind not in KINDS:
+            table.add_row(Text(f"has {kind}", style="dim"), str(count), pct(count / failed if failed else None), "")
     for check, count in entry.policy_violations.items():
-        table.add_row(Text(f"violated {check}", style="dim"), str(count), pct(count / failed if failed else None))
-    return table
+        table.add_row(Text(f"violated {check}", style="dim"), str(count), pct(count / failed if failed else None), "")
+    caption = f"¹ {SEED_FAILURE_ANALYSIS.label}; the kinds overlap, the signatures do not"
+    if analysis.writes_unrecorded:
+        caption += (
+            f"; {analysis.writes_unrecorded} failed attempt(s) recorded before successful writes were counted: "
+            "their effects say whether one succeeded"
+        )
+    return Group(table, Text(caption, style="dim"))
 
 
 def _simulator_table(entry: Summary) -> Table:
