@@ -1,19 +1,26 @@
 """Database images: a domain's pristine state, and per-task baselines derived from it.
 
 An attempt's session is restored from an image in a fraction of a millisecond; the same image,
-opened once read-only, is where effects read each changed row's state before the attempt.
+opened once read-only, is where effects read each changed row's state before the attempt. Where the
+copy-on-write VFS works (world/cow.py), a session reads the image in place and holds only the pages
+it writes; elsewhere it gets a private copy of the whole image.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from statebox.world import cow
 from statebox.world.shared import SCHEMA, SharedImage, split_off
 from statebox.world.spec import TableSpec, WorldSpec
 from statebox.world.upsert import apply_rows
+
+if TYPE_CHECKING:
+    from statebox.world._cowvfs import Image
 
 INTERNAL_PREFIX = "_sb_"
 # A session's page cache only duplicates its in-memory image (a miss is a memcpy), so it is kept
@@ -67,6 +74,11 @@ class Snapshot:
     shared: SharedImage | None = None  # the shared tables, attached read-only to every session
     _reader: dict[str, sqlite3.Connection] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    # The image registered with the copy-on-write VFS (no copy: it reads these bytes), while this lives.
+    _pages: Image | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_pages", cow.register(self.image))
 
     @classmethod
     def build(cls, spec: WorldSpec) -> Snapshot:
@@ -100,6 +112,7 @@ class Snapshot:
                 [(n, s.prefix, s.start) for n, s in spec.sequences.items()],
             )
             conn.execute("VACUUM")
+            logging.getLogger(__name__).debug("world %s: %s", spec.name, cow.status())
             return cls(spec, conn.serialize(), tuple(tables), cols, shared)
         finally:
             conn.close()
@@ -121,12 +134,16 @@ class Snapshot:
             conn.close()
 
     def open(self, writable_shared: bool = False) -> sqlite3.Connection:
-        """A private, writable in-memory copy of the image, with the shared tables attached read-only.
+        """A private, writable database over the image, with the shared tables attached read-only.
 
+        Copy-on-write over the image where world/cow.py can, else a deserialized copy of it.
         `writable_shared` attaches a private writable copy of the shared tables instead (to derive an image).
         """
-        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False, uri=True)
-        conn.deserialize(self.image)
+        if self._pages is not None and cow.enabled():
+            conn = cow.connect(self._pages)
+        else:
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False, uri=True)
+            conn.deserialize(self.image)
         conn.execute(f"PRAGMA main.cache_size = -{CACHE_KIB}")
         if self.shared is not None:
             if writable_shared:
