@@ -25,6 +25,7 @@ from statebox.metrics import (
 )
 from statebox.report.aggregate import build_report
 from statebox.report.html import write_html
+from statebox.report.html_chunks import ChunkLimits
 from statebox.report.runs import load_runs
 from statebox.runner.record import TrialRecord
 
@@ -39,6 +40,7 @@ ARGS = [
     "--no-first-run",
 ]
 MODELS = ("openai:gpt-test", "anthropic:claude-test")
+LOADED = '#attempt-view[data-loaded="true"]'  # set once the attempt's chunk is read and its detail drawn
 
 
 def _require_browser() -> Any:
@@ -106,16 +108,19 @@ def browser() -> Iterator[Any]:
 def opened(
     tmp_path_factory: pytest.TempPathFactory, synth: Any, trials: list[TrialRecord], browser: Any
 ) -> Iterator[Opened]:
+    """The two-model report (40 attempts) in chunks of 8: five chunk files beside the page."""
     base = tmp_path_factory.mktemp("html")
     loaded = load_runs([synth.write_run(base / "run", trials)])
-    write_html(base / "report.html", loaded, build_report(loaded))
+    written = write_html(base / "report.html", loaded, build_report(loaded), limits=ChunkLimits(attempts=8))
+    assert len(written.chunks) == 5
     state = Opened(browser.new_page(viewport={"width": 1400, "height": 1000}), base)
     page = state.page
     page.on("console", lambda m: state.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: state.problems.append(f"page error: {e}"))
     page.on("request", lambda r: state.requests.append(r.url))
     page.goto((base / "report.html").as_uri())
-    page.wait_for_selector("#drilldown")
+    page.wait_for_selector("html[data-ready] #drilldown")
+    page.wait_for_selector(LOADED)
     yield state
     page.close()
 
@@ -123,6 +128,15 @@ def opened(
 @pytest.fixture
 def page(opened: Opened) -> Any:
     return opened.page
+
+
+def _open(page: Any, task_id: str, repeat: int | None = None) -> None:
+    """Click a task (and one of its attempts) and wait until the attempt's chunk is read and drawn."""
+    page.click(f'tr.task-row[data-task-id="{task_id}"]')
+    if repeat is not None:
+        page.click(f'#attempt-buttons button.attempt[data-repeat="{repeat}"]')
+    page.wait_for_selector("#attempt-view[data-loaded]")
+    assert page.get_attribute("#attempt-view", "data-loaded") == "true", page.inner_text("#attempt-view")
 
 
 def _points(page: Any, selector: str) -> list[dict[str, str]]:
@@ -208,14 +222,14 @@ def test_drill_down_shows_the_transcript_and_state_diff_of_an_attempt(
     page: Any, trials: list[TrialRecord], synth: Any
 ) -> None:
     page.select_option("#drill-run", label=MODELS[0])
-    page.click('tr.task-row[data-task-id="r2"]')
+    _open(page, "r2")
     assert page.eval_on_selector_all("#attempt-buttons button.attempt", "bs => bs.map(b => b.dataset.repeat)") == [
         "0",
         "1",
         "2",
         "3",
     ]
-    page.click('#attempt-buttons button.attempt[data-repeat="3"]')
+    _open(page, "r2", 3)
     record = next(t for t in trials if t.model == MODELS[0] and t.task_id == "r2" and t.repeat == 3)
     assert page.get_attribute("#attempt-head", "data-trial-id") == record.trial_id
     assert page.inner_text("#attempt-signature") == "wrong_state_update"
@@ -233,10 +247,41 @@ def test_drill_down_shows_the_transcript_and_state_diff_of_an_attempt(
 
 def test_drill_down_of_a_passed_attempt_has_no_discrepancies(page: Any) -> None:
     page.select_option("#drill-run", label=MODELS[1])
-    page.click('tr.task-row[data-task-id="r1"]')
-    page.click('#attempt-buttons button.attempt[data-repeat="0"]')
+    _open(page, "r1", 0)
     assert page.query_selector_all("#discrepancies tr") == []
     assert "None: the end state matches what was required." in page.inner_text("#attempt-view")
+
+
+def _chunk_requests(urls: list[str]) -> list[str]:
+    return sorted({url.rsplit("/", 1)[-1] for url in urls if "/report.files/attempts-" in url})
+
+
+def test_an_attempt_is_read_from_its_chunk_file_only_when_opened(opened: Opened, browser: Any, synth: Any) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto((opened.directory / "report.html").as_uri())
+    page.wait_for_selector(LOADED)
+    assert _chunk_requests(requests) == ["attempts-0001.js"], "the first screen reads the shown attempt's chunk only"
+    page.select_option("#drill-run", label=MODELS[0])  # shows its first failing task, i1 #3: chunk 3
+    _open(page, "r2", 3)  # attempt 36 of 40 (runs sorted: claude's 20 first, then gpt's i1 i2 r1 r2)
+    assert _chunk_requests(requests) == ["attempts-0001.js", "attempts-0003.js", "attempts-0005.js"]
+    texts = page.eval_on_selector_all("#transcript .entry .text", "ns => ns.map(n => n.textContent)")
+    assert synth.HOSTILE_TEXT in texts[-1] and page.evaluate("window.__pwned") is None
+    page.close()
+
+
+def test_a_missing_chunk_file_is_named_on_the_page(opened: Opened, browser: Any, tmp_path: Path) -> None:
+    alone = tmp_path / "report.html"
+    alone.write_bytes((opened.directory / "report.html").read_bytes())  # the page sent without its folder
+    page = browser.new_page()
+    page.goto(alone.as_uri())
+    page.wait_for_selector("#attempt-view[data-loaded]")
+    assert page.get_attribute("#attempt-view", "data-loaded") == "error"
+    message = page.inner_text("#attempt-error")
+    assert "report.files/attempts-0001.js could not be read: keep the folder report.files beside this page" in message
+    assert page.inner_text("#leaderboard-table"), "the summaries are drawn without any chunk"
+    page.close()
 
 
 @pytest.fixture(scope="module")
@@ -255,6 +300,7 @@ def short_page(tmp_path_factory: pytest.TempPathFactory, synth: Any, browser: An
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto((base / "report.html").as_uri())
     page.wait_for_selector("#leaderboard-table")
+    page.wait_for_selector(LOADED)
     yield page
     page.close()
 
@@ -329,11 +375,11 @@ def test_flags_card_counts_per_check_per_kind_and_per_task(flags_page: Any) -> N
 
 
 def test_drill_down_shows_a_fault_with_its_evidence_and_message(flags_page: Any) -> None:
-    flags_page.click('tr.task-row[data-task-id="r2"]')
+    _open(flags_page, "r2")
     assert "2/3" in flags_page.inner_text('tr.task-row[data-task-id="r2"]'), "the flagged attempt is not counted"
     button = '#attempt-buttons button.attempt[data-repeat="1"]'
     assert "simulator fault" in flags_page.inner_text(button)
-    flags_page.click(button)
+    _open(flags_page, "r2", 1)
     assert flags_page.inner_text("#attempt-fault").startswith("SIMULATOR FAULT")
     rows = [_cells(r) for r in flags_page.query_selector_all("#simulator-faults tr.fault")]
     assert rows == [["invented_identifier", "order_number", "entry 0",
@@ -342,8 +388,7 @@ def test_drill_down_shows_a_fault_with_its_evidence_and_message(flags_page: Any)
 
 
 def test_drill_down_shows_a_violation_linking_to_the_offending_call(flags_page: Any) -> None:
-    flags_page.click('tr.task-row[data-task-id="r3"]')
-    flags_page.click('#attempt-buttons button.attempt[data-repeat="2"]')
+    _open(flags_page, "r3", 2)
     rows = [_cells(r) for r in flags_page.query_selector_all("#violations tr.violation")]
     assert rows == [["confirm_refund", "get_order", "get_order before any confirmation", "entry 1", "confirm first"]]
     flags_page.click("#violations a.entry-link")

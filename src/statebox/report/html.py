@@ -1,13 +1,18 @@
-"""`statebox report --html FILE`: one self-contained HTML file (template.html + embedded JSON).
+"""`statebox report --html FILE`: the page (template.html + summaries + attempt index) and its chunks.
 
-The page's own JavaScript draws every chart as inline SVG and builds every node with
-textContent, so the data (transcripts hold arbitrary text) is never parsed as markup. The JSON
-is escaped so that no string in it can close the <script> element that carries it.
+The page carries the report document and a light index of every attempt; each attempt's transcript
+and diff are in chunk files beside it (`FILE` without its suffix + `.files/attempts-0001.js`, ...),
+loaded when the attempt is opened (html_chunks.py). A report whose attempts fit in one chunk is a
+single file: the chunk is inlined as JSON. The page's own JavaScript draws every chart as inline SVG
+and builds every node with textContent, so the data (transcripts hold arbitrary text) is never parsed
+as markup; every JSON text is escaped so that no string in it can close a <script> element.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -15,16 +20,24 @@ from typing import Any
 import statebox
 from statebox.metrics import ParetoPoint, pareto_frontier
 from statebox.report.aggregate import RunGroup, domain_of, group_runs, labels, task_domains
+from statebox.report.html_chunks import CHUNK_FILE, Chunk, Chunker, ChunkLimits, attempt_view, index_row, report_id
 from statebox.report.runs import LoadedRuns
 from statebox.runner.record import TrialRecord
 
-DATA, CSS, JS = "__STATEBOX_DATA__", "/*__STATEBOX_CSS__*/", "/*__STATEBOX_JS__*/"
-SCRIPTS = ("report_dom.js", "report_charts.js", "report_flags.js", "report_drilldown.js", "report_main.js")
+DATA, CSS, JS, CHUNK = "__STATEBOX_DATA__", "/*__STATEBOX_CSS__*/", "/*__STATEBOX_JS__*/", "<!--__STATEBOX_CHUNK__-->"
+SCRIPTS = (
+    "report_dom.js",
+    "report_chunks.js",
+    "report_charts.js",
+    "report_flags.js",
+    "report_drilldown.js",
+    "report_main.js",
+)
 _SCRIPT_SAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
 def embed_json(data: Any) -> str:
-    """JSON text that is safe inside <script type="application/json">."""
+    """JSON text that is safe inside a <script> element (and as a JavaScript expression)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     for char, escape in _SCRIPT_SAFE.items():
         text = text.replace(char, escape)
@@ -41,89 +54,149 @@ def frontier_labels(entries: list[dict[str, Any]], names: list[str]) -> set[str]
     return {p.name for p in pareto_frontier(points)}
 
 
-def page_data(loaded: LoadedRuns, report: dict[str, Any]) -> dict[str, Any]:
-    """Everything the page shows: the report entries plus each group's tasks and attempts."""
+def chunk_folder(path: Path) -> Path:
+    """Where the chunks of the page at `path` go: `report.html` -> `report.files`."""
+    folder = path.with_name(path.stem + ".files")
+    return folder if folder != path else path.with_name(path.name + ".files")
+
+
+@dataclass
+class ChunkSink:
+    """Receives chunks as they fill. The first is held back: alone, it is inlined into the page."""
+
+    folder: Path
+    report_id: str
+    held: Chunk | None = None
+    written: list[Path] = field(default_factory=list)
+
+    def __call__(self, chunk: Chunk) -> None:
+        if self.held is None and not self.written:
+            self.held = chunk
+            return
+        if self.held is not None:
+            self._start_folder()
+            self._write(self.held)
+            self.held = None
+        self._write(chunk)
+
+    @property
+    def inline(self) -> Chunk | None:
+        """The only chunk, when there is exactly one (the page is then a single file)."""
+        return self.held if not self.written else None
+
+    def _start_folder(self) -> None:
+        remove_stale_chunks(self.folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def _write(self, chunk: Chunk) -> None:
+        target = self.folder / CHUNK_FILE.format(chunk.number)
+        target.write_text(chunk.script(self.report_id), encoding="utf-8")
+        self.written.append(target)
+
+
+def remove_stale_chunks(folder: Path) -> None:
+    """Delete the chunk files an earlier report left in `folder` (only those), and the folder if then empty."""
+    if not folder.is_dir():
+        return
+    for old in folder.glob("attempts-*.js"):
+        old.unlink()
+    if not any(folder.iterdir()):
+        folder.rmdir()
+
+
+def page_data(loaded: LoadedRuns, report: dict[str, Any], sink: ChunkSink, limits: ChunkLimits) -> dict[str, Any]:
+    """Everything the page carries: the report entries, each run's task index, where the chunks are.
+
+    Every attempt's full view goes to `sink` as chunks fill, in run, task and repeat order."""
     entries: list[dict[str, Any]] = report["runs"]
     names = labels(entries)
     on_frontier = frontier_labels(entries, names)
     groups, domains = group_runs(loaded), task_domains(loaded)
+    chunker = Chunker(limits, sink)
+    runs = [
+        {"label": name, "on_frontier": name in on_frontier, "summary": entry, **run_index(group, domains, chunker)}
+        for name, entry, group in zip(names, entries, groups, strict=True)
+    ]
+    chunker.close()
     return {
         "statebox_version": statebox.__version__,
         "warnings": list(loaded.warnings),
-        "runs": [
-            {"label": name, "on_frontier": name in on_frontier, "summary": entry, "tasks": drill_tasks(group, domains)}
-            for name, entry, group in zip(names, entries, groups, strict=True)
-        ],
+        "report_id": sink.report_id,
+        "chunks": {"count": chunker.count, "folder": sink.folder.name},
+        "runs": runs,
     }
 
 
-def drill_tasks(group: RunGroup, domains: dict[tuple[str, str], str]) -> list[dict[str, Any]]:
-    """Per task (sorted): its attempts in repeat order and its outstanding infrastructure errors."""
-    tasks: dict[str, dict[str, Any]] = {}
+def run_index(group: RunGroup, domains: dict[tuple[str, str], str], chunker: Chunker) -> dict[str, Any]:
+    """A run's tasks (sorted), each with its attempts' index rows in repeat order and its outstanding errors."""
+    by_task: dict[str, list[TrialRecord]] = {}
+    task_domain: dict[str, str] = {}
     for t in group.trials:
-        task = tasks.setdefault(t.task_id, _task(t.task_id, t.domain))
-        task["attempts"].append(attempt_view(t))
+        by_task.setdefault(t.task_id, []).append(t)
+        task_domain.setdefault(t.task_id, t.domain)
+    errors: dict[str, list[dict[str, Any]]] = {}
     for e in group.errors:
-        task = tasks.setdefault(e.task_id, _task(e.task_id, domain_of(e, domains)))
-        task["errors"].append({"repeat": e.repeat, "kind": e.kind, "message": e.message})
-    for task in tasks.values():
-        task["attempts"].sort(key=lambda a: a["repeat"])
-        task["errors"].sort(key=lambda e: e["repeat"])
-    return [tasks[k] for k in sorted(tasks)]
-
-
-def _task(task_id: str, domain: str) -> dict[str, Any]:
-    return {"task_id": task_id, "domain": domain, "attempts": [], "errors": []}
-
-
-def attempt_view(t: TrialRecord) -> dict[str, Any]:
-    """One attempt as the drill-down shows it (timings left out: they are not results)."""
-    return {
-        "trial_id": t.trial_id,
-        "repeat": t.repeat,
-        "passed": t.passed,
-        "state_passed": t.state_passed,
-        "signature": t.signature,
-        "finish_reason": t.finish_reason,
-        "customer_end_reason": t.customer_end_reason,
-        "cost_usd": t.cost_usd,
-        "discrepancies": [d.model_dump(mode="json") for d in t.discrepancies],
-        "simulator_faults": [f.model_dump(mode="json") for f in t.simulator_faults],
-        "rubrics": [r.model_dump(mode="json") for r in t.rubrics],
-        "effects": t.effects,
-        "transcript": [
-            {
-                "role": e.role,
-                "content": e.content,
-                "tool_calls": [
-                    {"name": c.name, "arguments": c.arguments, "raw_arguments": c.raw_arguments} for c in e.tool_calls
-                ],
-                "tool_name": e.tool_name,
-                "is_error": e.is_error,
-                "error_kind": e.error_kind,
-            }
-            for e in t.transcript.entries
-        ],
-    }
+        errors.setdefault(e.task_id, []).append({"repeat": e.repeat, "kind": e.kind, "message": e.message})
+        task_domain.setdefault(e.task_id, domain_of(e, domains))
+    signatures: dict[str, int] = {}
+    tasks = []
+    for task_id in sorted(task_domain):
+        rows = [
+            index_row(t, signatures, chunker.add(embed_json(attempt_view(t))))
+            for t in sorted(by_task.get(task_id, []), key=lambda t: t.repeat)
+        ]
+        task_errors = sorted(errors.get(task_id, []), key=lambda e: e["repeat"])
+        tasks.append({"task_id": task_id, "domain": task_domain[task_id], "attempts": rows, "errors": task_errors})
+    return {"signatures": list(signatures), "tasks": tasks}
 
 
 def _asset(name: str) -> str:
     return resources.files("statebox.report").joinpath(name).read_text(encoding="utf-8")
 
 
-def render_html(loaded: LoadedRuns, report: dict[str, Any]) -> str:
-    """The whole page as one string: template, stylesheet, scripts and data inlined."""
+def render_html(data: dict[str, Any], inline: Chunk | None) -> str:
+    """The page as one string: template, stylesheet, scripts and data inlined (and the chunk, if only one)."""
     template = _asset("template.html")
-    for marker in (DATA, CSS, JS):
+    for marker in (DATA, CSS, JS, CHUNK):
         if template.count(marker) != 1:
             raise RuntimeError(f"report/template.html must contain {marker} exactly once")
     script = "\n".join(_asset(name) for name in SCRIPTS)
+    chunk = "" if inline is None else _inline_chunk(inline)
     # Data last, so no text inside it is ever taken for a marker.
     page = template.replace(CSS, _asset("report.css")).replace(JS, script)
-    return page.replace(DATA, embed_json(page_data(loaded, report)))
+    return page.replace(CHUNK, chunk).replace(DATA, embed_json(data))
 
 
-def write_html(path: Path, loaded: LoadedRuns, report: dict[str, Any]) -> None:
-    """Write the page, creating parent directories."""
+def _inline_chunk(chunk: Chunk) -> str:
+    return f'<script type="application/json" id="statebox-chunk-{chunk.number}">{chunk.json()}</script>'
+
+
+def _id_parts(loaded: LoadedRuns, report: dict[str, Any]) -> Iterator[str]:
+    yield statebox.__version__
+    yield embed_json(report)
+    for t in loaded.trials:
+        yield t.trial_id
+        yield str(t.transcript.finish_reason)
+        yield str(len(t.transcript.entries))
+
+
+@dataclass(frozen=True)
+class WrittenReport:
+    """What `write_html` wrote: the page and, for a report of several chunks, the chunk files."""
+
+    page: Path
+    chunks: list[Path]
+
+
+def write_html(
+    path: Path, loaded: LoadedRuns, report: dict[str, Any], *, limits: ChunkLimits | None = None
+) -> WrittenReport:
+    """Write the chunks (if more than one), then the page, creating parent directories."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(loaded, report), encoding="utf-8")
+    sink = ChunkSink(chunk_folder(path), report_id(_id_parts(loaded, report)))
+    data = page_data(loaded, report, sink, limits or ChunkLimits())
+    if not sink.written:  # a single-file page: no chunks of an earlier report are left beside it
+        remove_stale_chunks(sink.folder)
+        data["chunks"]["folder"] = None
+    path.write_text(render_html(data, sink.inline), encoding="utf-8")
+    return WrittenReport(path, list(sink.written))

@@ -1,6 +1,8 @@
 // Drill-down: a run's tasks -> a task's attempts -> one attempt's transcript beside its state diff.
-function drilldown(runs) {
-  const state = { run: 0, domain: "", task: null, repeat: null };
+// The tasks and attempt buttons come from the page's index; the attempt itself from its chunk (load).
+function drilldown(runs, load) {
+  const state = { run: 0, domain: "", task: null, repeat: null, shown: 0 };
+  const indexes = new Map();
   const runSelect = el("select", { id: "drill-run", "aria-label": "run" },
     runs.map((r, i) => el("option", { value: i }, r.label)));
   const domainSelect = el("select", { id: "drill-domain", "aria-label": "domain" });
@@ -12,12 +14,21 @@ function drilldown(runs) {
     el("thead", {}, el("tr", {}, el("th", {}, "task"), el("th", {}, "domain"), el("th", { class: "num" }, "passed"), el("th", {}, "attempts"))),
     taskBody));
 
+  // The selected run's tasks with their index rows read into attempt objects (once per run).
+  function runTasks() {
+    if (!indexes.has(state.run)) {
+      const run = runs[state.run];
+      indexes.set(state.run, run.tasks.map((t) => ({ ...t, attempts: t.attempts.map((row) => indexAttempt(row, run.signatures)) })));
+    }
+    return indexes.get(state.run);
+  }
+
   function tasks() {
-    return runs[state.run].tasks.filter((t) => !state.domain || t.domain === state.domain);
+    return runTasks().filter((t) => !state.domain || t.domain === state.domain);
   }
 
   function renderDomains() {
-    const domains = [...new Set(runs[state.run].tasks.map((t) => t.domain).filter((d) => d))].sort();
+    const domains = [...new Set(runTasks().map((t) => t.domain).filter((d) => d))].sort();
     clear(domainSelect).append(el("option", { value: "" }, "all"), ...domains.map((d) => el("option", { value: d }, d)));
   }
 
@@ -40,7 +51,7 @@ function drilldown(runs) {
 
   function selectTask(taskId, repeat) {
     state.task = taskId;
-    const task = runs[state.run].tasks.find((t) => t.task_id === taskId);
+    const task = runTasks().find((t) => t.task_id === taskId);
     const first = task ? task.attempts.find((a) => !a.passed) || task.attempts[0] : null;
     state.repeat = repeat !== undefined ? repeat : first ? first.repeat : null;
     renderTasks();
@@ -62,7 +73,28 @@ function drilldown(runs) {
       task.errors.map((e) => el("button", { class: "attempt", disabled: true, type: "button", title: e.message }, `#${e.repeat} ⚠ ${e.kind}`)));
     attemptView.append(buttons);
     const attempt = task.attempts.find((a) => a.repeat === state.repeat);
-    attemptView.append(attempt ? attemptDetail(attempt) : el("p", { class: "empty" }, "No finished attempt: only infrastructure errors."));
+    if (!attempt) return attemptView.append(el("p", { class: "empty" }, "No finished attempt: only infrastructure errors."));
+    showAttempt(attempt);
+  }
+
+  // The attempt's detail once its chunk is read; a later click wins over a slower earlier read.
+  function showAttempt(attempt) {
+    const token = ++state.shown;
+    const pending = el("p", { class: "empty", id: "attempt-loading" }, `Loading attempt #${attempt.repeat}…`);
+    attemptView.removeAttribute("data-loaded");
+    attemptView.setAttribute("aria-busy", "true");
+    attemptView.append(pending);
+    load(attempt.chunk).then((attempts) => {
+      if (token !== state.shown) return;
+      pending.replaceWith(attemptDetail(attempts[attempt.slot]));
+      attemptView.setAttribute("data-loaded", "true");
+      attemptView.removeAttribute("aria-busy");
+    }, (error) => {
+      if (token !== state.shown) return;
+      pending.replaceWith(el("p", { class: "load-error", id: "attempt-error" }, `This attempt cannot be shown: ${error.message}.`));
+      attemptView.setAttribute("data-loaded", "error");
+      attemptView.removeAttribute("aria-busy");
+    });
   }
 
   runSelect.addEventListener("change", () => { state.run = Number(runSelect.value); state.domain = ""; start(); });
@@ -81,9 +113,9 @@ function drilldown(runs) {
     controls, table, attemptView);
 }
 
-// An attempt whose simulated customer misplayed: neither a pass nor an agent failure.
+// An attempt (from the index) whose simulated customer misplayed: neither a pass nor an agent failure.
 function flagged(a) {
-  return a.simulator_faults.length > 0;
+  return a.faultKinds.length > 0;
 }
 
 function outcomeClass(a) {
@@ -91,7 +123,7 @@ function outcomeClass(a) {
 }
 
 function outcomeLabel(a) {
-  if (flagged(a)) return "simulator fault (left out): " + [...new Set(a.simulator_faults.map((f) => f.kind))].join(", ");
+  if (flagged(a)) return "simulator fault (left out): " + a.faultKinds.join(", ");
   return a.passed ? "passed" : a.signature || "failed";
 }
 
@@ -99,7 +131,7 @@ function attemptDetail(a) {
   const cost = Object.entries(a.cost_usd || {}).map(([role, v]) => `${role} ${usd(v)}`).join(" · ");
   const head = el("div", { class: "detail-head", id: "attempt-head", "data-trial-id": a.trial_id },
     el("span", { class: "badge " + (a.passed ? "pass" : "fail") }, a.passed ? "PASSED" : "FAILED"),
-    flagged(a) ? el("span", { class: "badge fault", id: "attempt-fault" }, "SIMULATOR FAULT · left out of the numbers") : null,
+    a.simulator_faults.length ? el("span", { class: "badge fault", id: "attempt-fault" }, "SIMULATOR FAULT · left out of the numbers") : null,
     a.signature ? el("span", { class: "badge warn", id: "attempt-signature" }, a.signature) : null,
     !a.state_passed ? el("span", { class: "badge fail" }, "state wrong") : el("span", { class: "badge pass" }, "state right"),
     el("span", { class: "meta" }, `finish: ${a.finish_reason || "–"}${a.customer_end_reason ? " (" + a.customer_end_reason + ")" : ""} · cost: ${cost}`));
