@@ -85,7 +85,9 @@ def test_killing_the_run_kills_its_workers(tmp_path: Path) -> None:
                 time.sleep(0.05)
             workers = _children(proc.pid)
             assert len(workers) >= 2, f"expected two worker processes under {proc.pid}, found {workers}"
-            time.sleep(1.0)  # attempts in flight
+            while app.stats.requests < 4 and time.monotonic() < deadline:  # attempts in flight: model calls made
+                time.sleep(0.05)
+            assert app.stats.requests >= 4, f"no attempts in flight: {app.stats.requests} model calls"
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
             deadline = time.monotonic() + 10

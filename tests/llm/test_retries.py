@@ -51,7 +51,7 @@ async def test_retry_after_is_capped_by_max_delay(endpoint):
         await client.complete(HI)
 
     [gap] = gaps(endpoint)
-    assert gap < 0.5, f"waited {gap:.3f} s although max_delay is 0.1 s"
+    assert gap < 5, f"waited {gap:.3f} s: Retry-After's 30 s was not capped by max_delay (0.1 s)"
 
 
 async def test_500_then_success_is_retried(endpoint, fast_retry):

@@ -206,12 +206,13 @@ async def test_idle_attempts_are_reclaimed(factory: FakeFactory) -> None:
 
 
 async def test_mcp_use_keeps_an_attempt_from_being_reclaimed(factory: FakeFactory) -> None:
-    async with running_proxy(factory, idle_timeout_s=0.3) as url, httpx.AsyncClient(base_url=url) as client:
+    # Calls 0.2 s apart against a 1.5 s idle timeout (a margin no machine load closes) for longer than the timeout.
+    async with running_proxy(factory, idle_timeout_s=1.5) as url, httpx.AsyncClient(base_url=url) as client:
         body = await create(client)
         async with Client(body["mcp_url"]) as mcp_client:
-            for _ in range(8):
+            for _ in range(9):
                 await mcp_client.call_tool("get", {"key": "k"})
-                await anyio.sleep(0.1)
+                await anyio.sleep(0.2)
         assert not factory.made[-1].closed
         with anyio.fail_after(5):
             while not factory.made[-1].closed:
