@@ -3,7 +3,8 @@
 The C extension `_cowvfs` registers a SQLite VFS, "statebox-cow": a baseline image registered with it
 (`register`) is opened by name, and every connection to that name gets a private file whose unchanged
 pages are read from the one shared image and whose written pages live in the connection's own
-overlay (freed when it closes). Without the extension (no compiler at install, or a Python whose
+overlay (freed when it closes). `pip install -e .` builds it (or `python setup.py build_ext
+--inplace` after editing the C source). Without the extension (no compiler at install, or a Python whose
 sqlite3 is not the shared libsqlite3 the extension registers with), or with STATEBOX_COW=0 in the
 environment, sessions restore by copying the image as before; `status()` says which, in one line.
 """
@@ -43,6 +44,11 @@ def _load() -> tuple[ModuleType | None, str]:
 
 # Loaded once: whether the extension works is a fact of the installation, not a setting.
 _EXTENSION, _UNAVAILABLE = _load()
+
+
+def available() -> bool:
+    """Whether the extension is built here and works with this Python's sqlite3."""
+    return _EXTENSION is not None
 
 
 def enabled() -> bool:
