@@ -119,7 +119,8 @@ def _test_file(scenario: str, tasks: dict[str, dict[str, Any]], body: list[str])
 _DB_ONLY = ["validate_database(x)"]
 _WITH_RUBRICS = ["validate_database(x)", "validate_rubrics_yesno(x, judge)"]
 _UNSUPPORTED = (
-    '\n\ndef test_custom_assert(x: TestContext, judge: Judge):\n    """!\n    query: Hello\n    """\n\n'
+    # a body of its own taking a fixture besides x and judge: not something a custom check can be
+    '\n\ndef test_custom_assert(x: TestContext, judge: Judge, tmp_path):\n    """!\n    query: Hello\n    """\n\n'
     '    assert x.response.endswith("<DONE>")\n'
 )
 

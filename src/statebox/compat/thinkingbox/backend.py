@@ -17,6 +17,7 @@ from functools import partial
 
 import mcp_types as types
 
+from statebox.compat.thinkingbox.custom_check import custom_outcome
 from statebox.compat.thinkingbox.effects import judge_effects
 from statebox.compat.thinkingbox.loader import TbCheckout
 from statebox.compat.thinkingbox.models import TbAgentSpec, TbEffects, TbPolicySource, TbServerInit
@@ -98,6 +99,8 @@ class TbBackend(AttemptBackend):
     async def outcome(self) -> StateOutcome:
         if len(self.links) != len(self.task.servers):
             raise RuntimeError("outcome() before the attempt's servers were started")
+        if self.task.custom_check is not None:  # graded by the test function's own check, sandboxed
+            return await custom_outcome(self.links, self.task.custom_check, self.runtime.options.server_python)
         reports: dict[str, TbEffects] = {}
         for link in self.links:
             report = partial(reserved_geteffects, link.session, link.name)

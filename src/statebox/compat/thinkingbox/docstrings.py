@@ -2,7 +2,9 @@
 
 Everything a task needs is data: `\"\"\"!` strings holding YAML, at module level (defaults for
 the file) and as a function's first statement (the task). The function body is only
-inspected for which checks it calls.
+inspected for which checks it calls: `validate_database(x)` (and `validate_rubrics_yesno(x,
+judge)`), or else its own Python over `x.effects`, a custom check (run only in a sandbox, see
+`custom_check`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ MARK = "!"
 DATABASE_CHECK = "validate_database"
 RUBRICS_CHECK = "validate_rubrics_yesno"
 _CHECK_NAMES = {DATABASE_CHECK: "database", RUBRICS_CHECK: "rubrics_yesno"}
+CUSTOM_PARAMS = ("x", "judge")
+CUSTOM_PARAMS_TEXT = "x (the effects) and judge"
 _EXPECTED = f"{DATABASE_CHECK}(x), optionally followed by {RUBRICS_CHECK}(x, judge)"
 
 
@@ -32,8 +36,9 @@ class TaskFunction:
     name: str
     lineno: int
     spec: dict[str, Any]  # its own YAML, not yet merged with the file's defaults
-    checks: tuple[Check, ...]  # empty when the body is unsupported
-    unsupported: str | None  # why the body is not one of the recognised shapes
+    checks: tuple[Check, ...]  # empty for a custom check and when the body is unsupported
+    unsupported: str | None  # why the function cannot be run as a task
+    custom: bool = False  # the body is its own check over `x` (and `judge`): a custom check
 
 
 @dataclass(frozen=True)
@@ -95,7 +100,26 @@ def _task_function(node: ast.FunctionDef | ast.AsyncFunctionDef, where: str) -> 
         return None
     spec = load_yaml_block(text, f"{where}:{node.name} (line {node.lineno})")
     checks, unsupported = body_checks(node.body[1:])
-    return TaskFunction(node.name, node.lineno, spec, checks, unsupported)
+    if unsupported is None:
+        return TaskFunction(node.name, node.lineno, spec, checks, None)
+    refused = custom_check_refusal(node)
+    return TaskFunction(node.name, node.lineno, spec, (), refused, custom=refused is None)
+
+
+def custom_check_refusal(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """Why a body that is not a recognised shape cannot run as a custom check, or None when it can:
+    a plain function whose parameters are among `x` and `judge`, all that the sandbox supplies."""
+    if isinstance(node, ast.AsyncFunctionDef):
+        return f"line {node.lineno}: async def; a custom check is a plain function of {CUSTOM_PARAMS_TEXT}"
+    args = node.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    others = [n for n in names if n not in CUSTOM_PARAMS]
+    others += [f"*{args.vararg.arg}"] if args.vararg else []
+    others += [f"**{args.kwarg.arg}"] if args.kwarg else []
+    if others:
+        shown = ", ".join(others)
+        return f"line {node.lineno}: takes {shown}; a custom check gets only {CUSTOM_PARAMS_TEXT}"
+    return None
 
 
 def body_checks(body: list[ast.stmt]) -> tuple[tuple[Check, ...], str | None]:

@@ -18,6 +18,7 @@ from statebox.compat.thinkingbox.checkout_files import (
     parse_sources,
     read_yaml,
 )
+from statebox.compat.thinkingbox.custom_check import CustomCheck
 from statebox.compat.thinkingbox.docstrings import ParsedTestFile, TaskFunction, parse_test_file
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.merge import merge_world_state
@@ -38,6 +39,7 @@ DOMAINS: dict[str, str] = {
     "sandbox_consulting": "consulting",
 }
 UNKNOWN_DOMAIN = "other"
+DATA_VARIABLE = "THINKINGBOX_DATA"  # world states name data files as `$THINKINGBOX_DATA/...`: the checkout
 
 ALLOWED_KEYS = frozenset(
     {
@@ -105,6 +107,18 @@ class TbCheckout:
         if task is None:
             raise TbFormatError(f"{task_id}: unsupported: {reason}")
         return task
+
+    def custom_check(self, task_id: str) -> CustomCheck | None:
+        """Where the custom check of a task is (its test function), or None for a recognised-shape task."""
+        file, function = split_task_id(task_id)
+        path = self.resolve_file(file)
+        found = self._parse(path).functions.get(function)
+        if found is None or not found.custom:
+            return None
+        return CustomCheck(
+            task_id=task_id, file=str(path), label=self._relative(path), function=function, lineno=found.lineno,
+            data_root=str(self.root),
+        )
 
     def resolve_file(self, file: str) -> Path:
         """`test_case/<file>`, else `test_case/<prefix>/<file>` for the longest existing prefix dir."""
@@ -204,7 +218,7 @@ class TbCheckout:
     def init_config(self, task: TbTask, server: str) -> TbServerInit:
         """The merged world state for `server`, with `sources` taken out for the embedded search."""
         base = self.scenario(task.scenario).world_state.get(server) or {}
-        merged = merge_world_state(base, task.init.get(server) or {})
+        merged = _with_data_root(merge_world_state(base, task.init.get(server) or {}), str(self.root))
         if not isinstance(merged, dict):
             raise TbFormatError(f"{task.id}: init.{server} must be a mapping")
         sources = parse_sources(merged.pop("sources", None), f"{task.id}: world state of {server}")
@@ -219,3 +233,15 @@ class TbCheckout:
         """servers/servers.yaml."""
         path = self.root / SERVERS_FILE
         return parse_servers(read_yaml(path, "servers file"), self._relative(path))
+
+
+def _with_data_root(value: Any, root: str) -> Any:
+    """`$THINKINGBOX_DATA` (or `${THINKINGBOX_DATA}`) in world-state strings is the checkout, as the
+    benchmark's harness has it in the servers' environment."""
+    if isinstance(value, str):
+        return value.replace("${" + DATA_VARIABLE + "}", root).replace("$" + DATA_VARIABLE, root)
+    if isinstance(value, dict):
+        return {key: _with_data_root(item, root) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_with_data_root(item, root) for item in value]
+    return value

@@ -1,5 +1,5 @@
-"""ThinkingBox-Bench as a statebox suite: a checkout's supported tasks, the ones left out, and how
-their attempts run (a `TbSource`)."""
+"""ThinkingBox-Bench as a statebox suite: a checkout's supported tasks (custom-check ones among
+them, named as such), the ones left out, and how their attempts run (a `TbSource`)."""
 
 from __future__ import annotations
 
@@ -48,17 +48,27 @@ class TbSuite(TaskSet):
 
     def listing(self) -> Listing:
         title = f"{self.name}: {len(self.tasks)} tasks"
+        custom = self.custom_check_ids()
+        if custom:
+            title += f" ({len(custom)} custom-check)"
         if self.unsupported:
             title += f", {len(self.unsupported)} unsupported"
-        columns = ("id", "domain", "scenario", "calls", "rubrics", "turns")
+        columns = ("id", "domain", "scenario", "check", "calls", "rubrics", "turns")
         table = Listing(title, columns, notes=self.unsupported_notes())
         for task in self.tasks:
+            bench = self.bench(task.id)
             counts = (len(task.reference), len(task.rubrics), task.limits.max_turns)
-            table.rows.append((task.id, task.domain, self.bench(task.id).tb.scenario, *counts))
+            table.rows.append((task.id, task.domain, bench.tb.scenario, bench.check_kind, *counts))
         return table
 
     def listing_json(self) -> dict[str, Any]:
-        return {**super().listing_json(), "unsupported": self.unsupported_json()}
+        listing = {**super().listing_json(), "unsupported": self.unsupported_json()}
+        listing["custom_check"] = self.custom_check_ids()
+        return listing
+
+    def custom_check_ids(self) -> list[str]:
+        """The selected tasks graded by their own test function's check (run sandboxed)."""
+        return [task.id for task in self.tasks if self.bench(task.id).custom_check is not None]
 
     def unsupported_notes(self) -> list[Note]:
         return [Note("unsupported", f"{task_id}: {reason}") for task_id, reason in self.unsupported]

@@ -1,6 +1,6 @@
 """A ThinkingBox-Bench task as statebox runs it: a statebox `Task` (opening message, customer,
 reference, rubrics, limits) that keeps the parsed `TbTask` alongside, for the init configs its
-attempts send to the tool servers."""
+attempts send to the tool servers, and, for a custom-check task, where its check is."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ConfigDict
 
+from statebox.compat.thinkingbox.custom_check import CustomCheck
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.loader import TbCheckout
 from statebox.compat.thinkingbox.models import TbTask
@@ -29,6 +30,12 @@ class TbBenchTask(Task):
     tb: TbTask
     servers: list[str]  # the tool servers an attempt starts, in order
     setup_hash: str  # of everything else that defines an attempt: scenario, agent spec, servers
+    custom_check: CustomCheck | None = None  # set: the test function's own check grades the attempt
+
+    @property
+    def check_kind(self) -> str:
+        """How an attempt is graded: `database`, `database+rubrics` or `custom`."""
+        return "custom" if self.custom_check is not None else "+".join(self.tb.checks).replace("_yesno", "")
 
 
 def exposed_name(server: str, tool: str, servers: list[str]) -> str:
@@ -58,6 +65,7 @@ def bench_task(checkout: TbCheckout, tb: TbTask, shared: dict[str, str] | None =
         tb=tb,
         servers=servers,
         setup_hash=_digest(setup),
+        custom_check=checkout.custom_check(tb.id),
     )
 
 

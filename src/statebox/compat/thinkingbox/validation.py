@@ -106,7 +106,9 @@ async def validate_tb_task(source: TbSource, task: Task) -> TbTaskValidation:
             result.problems.append(f"reference call {entry.tool_call_id} ({entry.tool_name}) failed: {entry.content}")
     if not result.reference_passes:
         shown = "; ".join(d.describe() for d in reference.verdict.discrepancies[:3])
-        result.problems.append(f"the reference does not reach the golden state ({shown or 'hashes differ'})")
+        custom = reference.effects.get("custom_check")
+        result.problems.append(custom["summary"] if custom else
+                               f"the reference does not reach the golden state ({shown or 'hashes differ'})")
     if result.read_only and noop.verdict.passed is False:
         result.problems.append("the golden state equals the initial one, yet doing nothing fails")
     return result
@@ -133,6 +135,8 @@ async def _passes_without(source: TbSource, task: Task, index: int) -> bool:
 async def state_changing_calls(source: TbSource, task: Task) -> list[int]:
     """The reference calls that change the servers' state: the reference replayed call by call,
     the result state read after each (the servers don't say which of their tools write)."""
+    if not task.reference:
+        return []
     backend = source.backend(task)
     assert isinstance(backend, TbBackend)
     try:
