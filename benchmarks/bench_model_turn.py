@@ -55,9 +55,9 @@ def free_port() -> int:
 
 @contextmanager
 def fake_model(latency_ms: int) -> Iterator[str]:
-    """`statebox fake-model retail` in a subprocess; yields its base URL once it answers."""
+    """The fake model (what `statebox fake-model retail` runs) in a subprocess; yields its base URL once it answers."""
     port = free_port()
-    command = [str(Path(sys.executable).with_name("statebox")), "fake-model", "retail", "--port", str(port)]
+    command = [sys.executable, "-m", "statebox.fakemodel", "retail", "--port", str(port)]
     command += ["--latency-ms", str(latency_ms)]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base_url = f"http://127.0.0.1:{port}/v1"

@@ -47,10 +47,26 @@ class AnthropicClient(EndpointClient):
             blocks = [self._cached_text(_DIALECT, text, _text_block) for text in system[:-1]]
             blocks.append(self._cached_text(_DIALECT + "-last", system[-1], _cached_text_block))
             parts.append(member("system", b"[" + b",".join(blocks) + b"]"))
-        parts.append(member("messages", dumps(_turns(messages))))
+        parts.append(member("messages", _join_turns(self._turns(messages))))
         if len(tools):
             parts.append(member("tools", tools.encoded(_DIALECT, _encode_tools)))
         return join_object(parts)
+
+    def _turns(self, messages: list[Message]) -> list[tuple[str, list[bytes]]]:
+        """Alternating user/assistant turns of encoded blocks; tool results travel in user turns, first."""
+        turns: list[tuple[str, list[_Block]]] = []
+        for message in messages:
+            if message.role == "system":
+                continue
+            role = "assistant" if message.role == "assistant" else "user"
+            blocks = self._cached_message(_DIALECT, message, _encoded_blocks)
+            if not blocks:  # the API refuses empty text blocks
+                continue
+            if turns and turns[-1][0] == role:
+                turns[-1][1].extend(blocks)
+            else:
+                turns.append((role, list(blocks)))
+        return [(role, [block for _, block in sorted(blocks, key=_results_first)]) for role, blocks in turns]
 
     def _read(self, data: dict[str, Any]) -> Reply:
         blocks = data.get("content")
@@ -88,23 +104,21 @@ def _cached_text_block(text: str) -> bytes:
     return dumps({"type": "text", "text": text, "cache_control": _CACHE_CONTROL})
 
 
-def _turns(messages: list[Message]) -> list[dict[str, Any]]:
-    """Alternating user/assistant turns; tool results travel in user turns, first."""
-    turns: list[dict[str, Any]] = []
-    for message in messages:
-        if message.role == "system":
-            continue
-        role = "assistant" if message.role == "assistant" else "user"
-        blocks = _blocks(message)
-        if not blocks:  # the API refuses empty text blocks
-            continue
-        if turns and turns[-1]["role"] == role:
-            turns[-1]["content"].extend(blocks)
-        else:
-            turns.append({"role": role, "content": blocks})
-    for turn in turns:
-        turn["content"].sort(key=lambda block: block["type"] != "tool_result")
-    return turns
+_Block = tuple[bool, bytes]  # (is a tool result, the block's JSON)
+
+
+def _encoded_blocks(message: Message) -> tuple[_Block, ...]:
+    return tuple((block["type"] == "tool_result", dumps(block)) for block in _blocks(message))
+
+
+def _results_first(block: _Block) -> bool:
+    return not block[0]
+
+
+def _join_turns(turns: list[tuple[str, list[bytes]]]) -> bytes:
+    """The `messages` array: `{"role":...,"content":[...]}` per turn, from encoded blocks."""
+    encoded = [b'{"role":' + dumps(role) + b',"content":[' + b",".join(blocks) + b"]}" for role, blocks in turns]
+    return b"[" + b",".join(encoded) + b"]"
 
 
 def _blocks(message: Message) -> list[dict[str, Any]]:

@@ -6,12 +6,12 @@ import asyncio
 import os
 import time
 from abc import abstractmethod
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ._http import JsonEndpoint, classify
+from ._memo import EncodedParts, message_key
 from .client import ModelClient
 from .pricing import PriceOverrides, Pricer, price_table_for
 from .retry import Endpoint, RetryPolicy, call_with_retries
@@ -19,10 +19,14 @@ from .spec import parse_spec
 from .toolbox import PreparedTools, prepared
 from .types import Completion, Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
+T = TypeVar("T")
+
 ROLE_HEADER = "x-statebox-role"  # agent | customer | judge: who in statebox is asking
 
 PLACEHOLDER_KEY = "not-needed"
-_CACHED_TEXTS = 64  # encoded system prompts kept per client (one per distinct policy in use)
+# Encoded messages kept per client: a conversation's worth for every request in flight, and some.
+_PARTS_PER_SLOT = 64
+_MIN_PARTS = 1024
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,7 @@ class EndpointClient(ModelClient):
         self._pricer = Pricer(spec, prices)
         self._slots = asyncio.Semaphore(max_concurrency)
         self._endpoint = Endpoint(self.provider, spec, base_url, self.key_env)
-        self._texts: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        self._parts = EncodedParts(max(_MIN_PARTS, _PARTS_PER_SLOT * max_concurrency))
         key = self._resolve_api_key(api_key)
         root = (base_url or os.environ.get(self.base_url_env) or self.default_base_url).rstrip("/")
         self._http = JsonEndpoint(
@@ -134,15 +138,11 @@ class EndpointClient(ModelClient):
 
     def _cached_text(self, dialect: str, text: str, encode: Callable[[str], bytes]) -> bytes:
         """`encode(text)`, remembered: system prompts are the same on every call of an attempt."""
-        key = (dialect, text)
-        cached = self._texts.get(key)
-        if cached is not None:
-            self._texts.move_to_end(key)
-            return cached
-        cached = self._texts[key] = encode(text)
-        if len(self._texts) > _CACHED_TEXTS:
-            self._texts.popitem(last=False)
-        return cached
+        return self._parts.get((dialect, text), lambda: encode(text))
+
+    def _cached_message(self, dialect: str, message: Message, encode: Callable[[Message], T]) -> T:
+        """`encode(message)`, remembered: each call resends the conversation, of which little is new."""
+        return self._parts.get(message_key(dialect, message), lambda: encode(message))
 
     @abstractmethod
     def _headers(self, api_key: str) -> dict[str, str]:

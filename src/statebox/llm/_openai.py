@@ -60,7 +60,7 @@ class OpenAIClient(EndpointClient):
     def _message(self, message: Message) -> bytes:
         if message.role == "system":
             return self._cached_text(_DIALECT, message.content, _system_message)
-        return dumps(_message_param(message))
+        return self._cached_message(_DIALECT, message, _encode_message)
 
     def _read(self, data: dict[str, Any]) -> Reply:
         choices = data.get("choices")
@@ -82,6 +82,10 @@ class OpenAIClient(EndpointClient):
 
 def _system_message(content: str) -> bytes:
     return dumps({"role": "system", "content": content})
+
+
+def _encode_message(message: Message) -> bytes:
+    return dumps(_message_param(message))
 
 
 def _message_param(message: Message) -> dict[str, Any]:
