@@ -36,12 +36,12 @@ app = typer.Typer(
 _providers = suite_providers()  # their options join those of `tasks`, `validate` and `run`
 catalog.register(app, _providers)
 run.register(app, _providers)
-serve.register(app)
+serve.register(app, _providers)
 report.register(app)
 fake.register(app)
 demo.register(app)
 offline.register(app, _providers)
-openenv_serve.register(app)
+openenv_serve.register(app, _providers)
 export.register(app)
 
 

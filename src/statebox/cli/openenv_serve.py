@@ -1,53 +1,73 @@
-"""`statebox openenv-serve`: a suite as an OpenEnv environment (needs the `statebox[openenv]` extra)."""
+"""`statebox openenv-serve`: any suite as an OpenEnv environment (needs the `statebox[openenv]` extra).
+
+It takes the options the suite providers declare for it (e.g. ThinkingBox-Bench's `--data` and
+`--server-python`), as `run` does.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Annotated
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import typer
 
-from statebox.cli.common import fail, open_suite
-from statebox.judge import ReferenceFailed
+from statebox.cli.common import fail
+from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.llm.client import make_client
 from statebox.mcp.errors import CannotListenError, InsecureBindError
 from statebox.mcp.http_serving import serve_until_signalled
 from statebox.mcp.proxy_auth import check_bind, resolve_token
 from statebox.openenv.splits import SPLITS  # statebox's own code: no OpenEnv needed
+from statebox.runner.errors import CampaignError
+from statebox.tasks.provider import SuiteProvider
 
 INSTALL_HINT = "openenv-serve needs OpenEnv: pip install 'statebox[openenv]' (the openenv-core package)"
+DEFAULT_IDLE_TIMEOUT_S = 600.0  # the same as statebox.openenv.source's, without importing OpenEnv early
 
 
-def register(app: typer.Typer) -> None:
-    app.command("openenv-serve")(openenv_serve)
+@dataclass(frozen=True)
+class OpenEnvOptions:
+    """What `statebox openenv-serve` was given (the suite's own options aside)."""
 
-
-def openenv_serve(
-    suite: str,
+    suite: Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
     host: Annotated[str, typer.Option(help="Address to bind (loopback by default; others need a token).")] = (
         "127.0.0.1"
-    ),
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    max_sessions: Annotated[int, typer.Option(min=1, help="Concurrent WebSocket sessions (episodes) at most.")] = 64,
+    )
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000
+    max_sessions: Annotated[int, typer.Option(min=1, help="Concurrent WebSocket sessions (episodes) at most.")] = 64
     split: Annotated[
         str | None, typer.Option(help="Serve only this split: train or test (a stable hash of the task id).")
-    ] = None,
+    ] = None
     token: Annotated[
         str | None, typer.Option(help="Bearer token for every route but the probes (or $STATEBOX_TOKEN).")
-    ] = None,
-    shaped: Annotated[bool, typer.Option(help="Reward the share of required changes made (labelled shaped).")] = False,
+    ] = None
+    shaped: Annotated[bool, typer.Option(help="Reward the share of required changes made (labelled shaped).")] = False
+    idle_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.001,
+            help="Seconds without a reset or step after which a session's episode is closed, its resources freed.",
+        ),
+    ] = DEFAULT_IDLE_TIMEOUT_S
     user_model: Annotated[
         str | None, typer.Option(help="PROVIDER:MODEL of an LLM customer (default: the task's scripted customer).")
-    ] = None,
-    base_url: Annotated[str | None, typer.Option(help="Base URL for an openai: user model.")] = None,
-) -> None:
-    """Serve a built-in suite over OpenEnv: one isolated episode per WebSocket session, reward 1.0/0.0 at the end."""
-    if split not in (None, *SPLITS):
-        fail(f"--split {split!r}: expected train or test")
-    token = resolve_token(token)
+    ] = None
+    base_url: Annotated[str | None, typer.Option(help="Base URL for an openai: user model.")] = None
+
+
+def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
+    app.command("openenv-serve")(command("openenv-serve", OpenEnvOptions, openenv_serve, providers))
+
+
+def openenv_serve(opts: OpenEnvOptions, suite_options: SuiteOptions) -> None:
+    """Serve a suite over OpenEnv: one isolated episode per WebSocket session, reward 1.0/0.0 at the end."""
+    if opts.split not in (None, *SPLITS):
+        fail(f"--split {opts.split!r}: expected train or test")
+    token = resolve_token(opts.token)
     try:
-        check_bind(host, token)
+        check_bind(opts.host, token)
     except InsecureBindError as e:
         fail(str(e))
     # OpenEnv imports its Gradio web UI when Gradio is importable and skips it otherwise; this server
@@ -59,23 +79,30 @@ def openenv_serve(
     except ImportError as e:
         fail(f"{INSTALL_HINT} ({e})")
     client = None
-    if user_model is not None:
+    if opts.user_model is not None:
         try:
-            client = make_client(user_model, base_url=base_url if user_model.startswith("openai:") else None)
+            base_url = opts.base_url if opts.user_model.startswith("openai:") else None
+            client = make_client(opts.user_model, base_url=base_url)
         except ValueError as e:
             fail(str(e))
-    source = EpisodeSource(open_suite(suite), split=split, shaped=shaped, customer_client=client)
+    _, suite = open_task_set("openenv-serve", opts.suite, suite_options, None, None)
+    try:
+        source = EpisodeSource(
+            suite, split=opts.split, shaped=opts.shaped, customer_client=client, idle_timeout_s=opts.idle_timeout
+        )
+    except ValueError as e:
+        fail(f"--shaped: {e}")
     if not source.task_ids:
-        fail(f"suite {suite!r} has no {split} tasks")
+        fail(f"suite {opts.suite!r} has no {opts.split} tasks")
     try:
         source.prepare()
-    except ReferenceFailed as e:
-        fail(f"{e} — this is a task bug; run `statebox validate`")
-    app = create_openenv_app(source, max_sessions=max_sessions, token=token)
+    except CampaignError as e:
+        fail(str(e))
+    app = create_openenv_app(source, max_sessions=opts.max_sessions, token=token)
     announce = lambda url: print(  # noqa: E731
-        f"statebox OpenEnv server for {suite} ({len(source.task_ids)} tasks) at {url}", file=sys.stderr, flush=True
+        f"statebox OpenEnv server for {opts.suite} ({len(source.task_ids)} tasks) at {url}", file=sys.stderr, flush=True
     )
     try:
-        asyncio.run(serve_until_signalled(app, host, port, on_ready=announce))
+        asyncio.run(serve_until_signalled(app, opts.host, opts.port, on_ready=announce))
     except CannotListenError as e:
         fail(str(e))

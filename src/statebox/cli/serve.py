@@ -1,21 +1,28 @@
-"""`statebox serve` (one attempt as an MCP server) and `statebox proxy` (many attempts over HTTP)."""
+"""`statebox serve` (one attempt as an MCP server) and `statebox proxy` (many attempts over HTTP).
+
+Both host attempts of any suite on the suite's own backend, and take the options the suite
+providers declare for them (e.g. ThinkingBox-Bench's `--data` and `--server-python`), as `run` does.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from statebox.cli.common import fail
+from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.llm.client import ModelClient, make_client
 from statebox.mcp import CannotListenError, InsecureBindError, run_proxy, serve_http, serve_stdio
-from statebox.mcp.hosted import HostedAttempt
-from statebox.runner.hosted import WorldAttemptFactory
+from statebox.mcp.hosted import HostedAttempt, attempt_result
+from statebox.runner.hosted_suite import HostedAttemptFactory, SuiteOpener, provider_opener
 from statebox.tasks import TaskFileError
+from statebox.tasks.provider import SuiteProvider, TaskSet, suite_providers
 from statebox.tools.quoting import message_of, shorten
 
 USERS = ("scripted", "llm", "none")
@@ -29,9 +36,38 @@ UserModelOpt = Annotated[str | None, typer.Option(help="PROVIDER:MODEL of the LL
 BaseUrlOpt = Annotated[str | None, typer.Option(help="Base URL for an openai: user model.")]
 
 
-def register(app: typer.Typer) -> None:
-    app.command("serve")(serve)
-    app.command("proxy")(proxy)
+@dataclass(frozen=True)
+class ServeOptions:
+    """What `statebox serve` was given (the suite's own options aside)."""
+
+    suite: Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
+    task_id: Annotated[str, typer.Argument(help="The task to serve an attempt of.", show_default=False)]
+    http: Annotated[str | None, typer.Option("--http", help="HOST:PORT: serve over streamable HTTP at /mcp.")] = None
+    out: Annotated[Path | None, typer.Option(help="Where to write the effects and verdict when the attempt ends.")] = (
+        None
+    )
+    user: UserOpt = None
+    user_model: UserModelOpt = None
+    base_url: BaseUrlOpt = None
+
+
+@dataclass(frozen=True)
+class ProxyOptions:
+    """What `statebox proxy` was given (the suites' own options aside)."""
+
+    host: Annotated[str, typer.Option(help="Address to bind (loopback by default).")] = "127.0.0.1"
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 7111
+    token: Annotated[str | None, typer.Option(help="Bearer token for the operator API (or $STATEBOX_TOKEN).")] = None
+    idle_timeout: Annotated[
+        float, typer.Option(min=0.001, help="Seconds before an idle attempt is closed and its resources freed.")
+    ] = 900.0
+    user_model: UserModelOpt = None
+    base_url: BaseUrlOpt = None
+
+
+def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
+    app.command("serve")(command("serve", ServeOptions, serve, providers))
+    app.command("proxy")(command("proxy", ProxyOptions, proxy, providers))
 
 
 def _user_client(user_model: str | None, base_url: str | None) -> ModelClient | None:
@@ -43,65 +79,98 @@ def _user_client(user_model: str | None, base_url: str | None) -> ModelClient | 
         fail(str(e))
 
 
-def serve(
-    suite: str,
-    task_id: str,
-    http: Annotated[str | None, typer.Option("--http", help="HOST:PORT: serve over streamable HTTP at /mcp.")] = None,
-    out: Annotated[
-        Path | None, typer.Option(help="Where to write the effects and verdict when the attempt ends.")
-    ] = None,
-    user: UserOpt = None,
-    user_model: UserModelOpt = None,
-    base_url: BaseUrlOpt = None,
-) -> None:
+def serve(opts: ServeOptions, suite_options: SuiteOptions) -> None:
     """Serve one isolated attempt of a task as an MCP server (stdio by default)."""
-    kind = user or ("llm" if user_model else "scripted")
+    kind = opts.user or ("llm" if opts.user_model else "scripted")
     if kind not in USERS:
         fail(f"--user {shorten(kind)!r}: choose one of {', '.join(USERS)}")
-    factory = WorldAttemptFactory(_user_client(user_model, base_url))
+    address: tuple[str, int] | None = None
+    if opts.http is not None:
+        host, _, port = opts.http.rpartition(":")
+        if not host or not port.isdigit():
+            fail(f"--http {opts.http!r}: expected HOST:PORT, e.g. 127.0.0.1:8000")
+        address = host, int(port)
+    _, suite = open_task_set("serve", opts.suite, suite_options, None, None)
     try:
-        attempt = asyncio.run(factory(suite, task_id, None if kind == "none" else kind))
-    except (LookupError, ValueError, TaskFileError) as e:
+        suite.task(opts.task_id)
+    except LookupError as e:
         fail(message_of(e))
+    factory = HostedAttemptFactory(_only(suite), _user_client(opts.user_model, opts.base_url))
+    problem = asyncio.run(_serve(factory, opts, None if kind == "none" else kind, address))
+    if problem is not None:
+        fail(problem)
 
-    def on_end(a: HostedAttempt) -> None:
-        if out is not None:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(json.dumps(a.result(), indent=2, default=str))
 
-    if http is None:
-        asyncio.run(serve_stdio(attempt, on_end=on_end))
-        return
-    host, _, port = http.rpartition(":")
-    if not host or not port.isdigit():
-        fail(f"--http {http!r}: expected HOST:PORT, e.g. 127.0.0.1:8000")
-    announce = lambda url: print(f"serving {suite}/{task_id} at {url}", file=sys.stderr)  # noqa: E731
+async def _serve(
+    factory: HostedAttemptFactory, opts: ServeOptions, user: str | None, address: tuple[str, int] | None
+) -> str | None:
+    """Open the attempt, serve it until it ends, close everything; a one-line problem, or None."""
     try:
-        asyncio.run(serve_http(attempt, host, int(port), on_end=on_end, on_ready=announce))
-    except CannotListenError as e:
-        fail(str(e))
+        try:
+            attempt = await factory(opts.suite, opts.task_id, user)
+        except (LookupError, ValueError, TaskFileError) as e:
+            return message_of(e)
+
+        async def on_end(a: HostedAttempt) -> None:
+            if opts.out is not None:
+                result = await attempt_result(a)
+                opts.out.parent.mkdir(parents=True, exist_ok=True)
+                opts.out.write_text(json.dumps(result, indent=2, default=str))
+
+        if address is None:
+            await serve_stdio(attempt, on_end=on_end)
+            return None
+        announce = lambda url: print(f"serving {opts.suite}/{opts.task_id} at {url}", file=sys.stderr)  # noqa: E731
+        try:
+            await serve_http(attempt, *address, on_end=on_end, on_ready=announce)
+        except CannotListenError as e:
+            await attempt.close()
+            return str(e)
+        return None
+    finally:
+        await factory.aclose()
 
 
-def proxy(
-    host: Annotated[str, typer.Option(help="Address to bind (loopback by default).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 7111,
-    token: Annotated[str | None, typer.Option(help="Bearer token for the operator API (or $STATEBOX_TOKEN).")] = None,
-    idle_timeout: Annotated[float, typer.Option(help="Seconds before an idle attempt is reclaimed.")] = 900.0,
-    user_model: UserModelOpt = None,
-    base_url: BaseUrlOpt = None,
-) -> None:
-    """Serve many isolated attempts behind one HTTP server; each attempt has its own MCP URL."""
-    factory = WorldAttemptFactory(_user_client(user_model, base_url))
+def proxy(opts: ProxyOptions, suite_options: SuiteOptions) -> None:
+    """Serve many isolated attempts of any suite behind one HTTP server; each attempt has its own MCP URL."""
+    opened = _suites_with_options(suite_options)
+    factory = HostedAttemptFactory(
+        _preopened(opened, provider_opener(suite_options)), _user_client(opts.user_model, opts.base_url)
+    )
     try:
         asyncio.run(
             run_proxy(
                 factory,
-                host,
-                port,
-                token,
-                idle_timeout,
+                opts.host,
+                opts.port,
+                opts.token,
+                opts.idle_timeout,
                 on_ready=lambda url: print(f"statebox proxy at {url}", file=sys.stderr),
             )
         )
     except (InsecureBindError, CannotListenError) as e:
         fail(str(e))
+
+
+def _suites_with_options(suite_options: SuiteOptions) -> dict[str, TaskSet]:
+    """The suites whose provider was given options, opened now so that bad options fail before serving."""
+    opened: dict[str, TaskSet] = {}
+    for provider in suite_providers():
+        given = [o for o in provider.options if "proxy" in o.commands and suite_options.get(o.name) != o.default]
+        if given:
+            for name in provider.names():
+                opened[name] = open_task_set("proxy", name, suite_options, None, None)[1]
+    return opened
+
+
+def _only(suite: TaskSet) -> SuiteOpener:
+    def open_suite(name: str) -> TaskSet:
+        if name != suite.name:
+            raise LookupError(f"this server serves suite {suite.name!r}, not {shorten(name)!r}")
+        return suite
+
+    return open_suite
+
+
+def _preopened(opened: dict[str, TaskSet], otherwise: SuiteOpener) -> SuiteOpener:
+    return lambda name: opened[name] if name in opened else otherwise(name)

@@ -7,6 +7,15 @@ from typing import Any, Protocol
 
 from statebox.tools.surface import ToolSurface
 
+RESERVED_PREFIX = "__reserved__"
+"""Tools named so set up and grade an attempt (ThinkingBox-Bench's `__reserved__init`, `__reserved__geteffects`,
+`__reserved__server_tool`, ...). No statebox surface lists them or lets an agent call them."""
+
+
+def is_reserved(name: str) -> bool:
+    """Whether `name` is a setup or grading tool, out of any agent's reach."""
+    return name.startswith(RESERVED_PREFIX)
+
 
 class HostedAttempt(Protocol):
     """One live attempt as the MCP server and the proxy see it.
@@ -17,21 +26,32 @@ class HostedAttempt(Protocol):
     """
 
     id: str
-    surface: ToolSurface
     policy: str
     opening_message: str
+
+    @property
+    def surface(self) -> ToolSurface:
+        """What the agent may call."""
+        ...
 
     def status(self) -> dict[str, Any]:
         """A JSON-able snapshot for the operator (progress, whether the conversation ended)."""
         ...
 
-    def result(self) -> dict[str, Any]:
-        """`{"effects": ..., "verdict": {"passed": bool, "discrepancies": [...]}}`."""
+    def result(self) -> dict[str, Any] | Awaitable[dict[str, Any]]:
+        """`{"effects": ..., "verdict": {"passed": bool, "discrepancies": [...]}}`; awaitable when the
+        end state lives in tool servers (see `attempt_result`)."""
         ...
 
     async def close(self) -> None:
         """Release the attempt's resources; called once, when the attempt is destroyed."""
         ...
+
+
+async def attempt_result(attempt: HostedAttempt) -> dict[str, Any]:
+    """The attempt's effects and verdict, whether its `result()` answers at once or must be awaited."""
+    result = attempt.result()
+    return result if isinstance(result, dict) else await result
 
 
 AttemptFactory = Callable[[str, str, str | None], Awaitable[HostedAttempt]]

@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from statebox.mcp.hosted import AttemptFactory
+from statebox.mcp.hosted import AttemptFactory, attempt_result
 from statebox.mcp.proxy_auth import is_loopback, unauthorized
 from statebox.mcp.proxy_registry import AttemptRegistry
 from statebox.tools.quoting import without_long_values
@@ -84,6 +84,9 @@ async def _lifespan(state: ProxyState) -> AsyncIterator[None]:
         state.ready = False
         with anyio.CancelScope(shield=True):
             await state.registry.close_all()
+            closing = getattr(state.factory, "aclose", None)  # a factory holding suites (tool-server templates)
+            if closing is not None:
+                await closing()
 
 
 class _OperatorApi:
@@ -137,7 +140,8 @@ class _OperatorApi:
         entry = self._state.registry.get(request.path_params["attempt_id"])
         if entry is None:
             return _error(NOT_FOUND, 404)
-        return JSONResponse(entry.attempt.result())
+        async with self._state.registry.using(entry):
+            return JSONResponse(await attempt_result(entry.attempt))
 
     async def destroy(self, request: Request) -> Response:
         if denied := unauthorized(request, self._state.token):

@@ -1,7 +1,9 @@
 """The MCP server of one attempt: its tools, its policy and the customer's opening message.
 
 Built on the SDK's low-level `Server` (2.x handler style: `on_*` callables taking
-`(ctx, params)`). Only the attempt's tool surface is exposed; setup and grading are not.
+`(ctx, params)`). Only the attempt's tool surface is exposed; setup and grading are not: a
+`__reserved__*` tool is never listed, and calling one gets the unknown-tool answer, whatever
+the surface offers.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from mcp.shared.exceptions import MCPError
 
 from statebox import __version__
 from statebox.mcp.errors import ToolServerError
-from statebox.mcp.hosted import HostedAttempt
+from statebox.mcp.hosted import HostedAttempt, is_reserved
 from statebox.tools.arguments import ArgumentValidators, unknown_tool_message
 from statebox.tools.errors import agent_error_text
 from statebox.tools.surface import ToolOutcome, ToolSpec
@@ -103,7 +105,7 @@ class _AttemptHandlers:
         return types.ReadResourceResult(contents=[contents])
 
     def _specs(self) -> dict[str, ToolSpec]:
-        return {spec.name: spec for spec in self._attempt.surface.list_tools()}
+        return {spec.name: spec for spec in self._attempt.surface.list_tools() if not is_reserved(spec.name)}
 
 
 def _to_mcp_tool(spec: ToolSpec) -> types.Tool:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 from openenv.core import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
@@ -13,24 +14,48 @@ from statebox.openenv.episode import Episode, EpisodeOutcome
 from statebox.openenv.models import ObservationKind, RewardKind, StateboxAction, StateboxObservation, StateboxState
 from statebox.openenv.source import EpisodeSource
 
+CLOSE_TIMEOUT_S = 60.0  # closing an episode from another thread waits this long at most (tool servers' teardown)
+R = TypeVar("R")
+
+
+class SessionExpired(RuntimeError):
+    """A step after the idle reaper closed the session's episode."""
+
 
 class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, StateboxState]):
-    """One session's environment. Cheap to make (the server makes one per WebSocket and per probe)."""
+    """One session's environment. Cheap to make (the server makes one per WebSocket and per probe).
 
-    SUPPORTS_CONCURRENT_SESSIONS = True  # every episode has its own in-memory database
+    The episode lives on the event loop that reset it; the synchronous `reset`/`step` (in process,
+    outside a loop) run on a loop of the environment's own, so the episode survives between calls.
+    """
+
+    SUPPORTS_CONCURRENT_SESSIONS = True  # every episode has its own state (a database, or tool servers)
 
     def __init__(self, source: EpisodeSource) -> None:
         super().__init__()
         self.source = source
         self.episode: Episode | None = None
         self._state = StateboxState(suite=source.suite.name, split=source.split)
+        self._loop: asyncio.AbstractEventLoop | None = None  # where the episode lives
+        self._own_loop: asyncio.AbstractEventLoop | None = None  # for the synchronous API
+        self._closing: asyncio.Task[None] | None = None
+        self._last_used = source.clock()
+        self._busy = 0
+        self._expired_after: float | None = None
 
     async def reset_async(
         self, seed: int | None = None, episode_id: str | None = None, task_id: str | None = None, **_: Any
     ) -> StateboxObservation:
-        self.close()
-        task = self.source.choose(task_id, seed)
-        self.episode = episode = self.source.open(task)
+        self._busy += 1
+        try:
+            await self.aclose()
+            self._expired_after = None
+            task = self.source.choose(task_id, seed)
+            self._loop = asyncio.get_running_loop()
+            self.episode = episode = await self.source.open(task)
+            self.source.environments.add(self)
+        finally:
+            self._touch()
         self._state = StateboxState(
             episode_id=episode_id or uuid.uuid4().hex, suite=self.source.suite.name, task_id=task.id,
             split=self.source.split, entries=1,
@@ -44,25 +69,35 @@ class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, State
     async def step_async(self, action: StateboxAction, timeout_s: float | None = None, **_: Any) -> StateboxObservation:
         episode = self.episode
         if episode is None:
+            if self._expired_after is not None:
+                raise SessionExpired(
+                    f"this session's episode was closed after {self._expired_after:g} s without a reset or step "
+                    "(the server's --idle-timeout), unjudged; reset to start a new one"
+                )
             raise RuntimeError("no episode: reset first")
-        if action.tool is not None:
-            outcome = episode.call_tool(action.tool, action.arguments)
-            obs = self._observe("tool_result", outcome.text, is_error=outcome.is_error, error_kind=outcome.error_kind)
-        elif action.end:
-            episode.end(action.message)
-            obs = self._observe("end", "")
-        else:
-            obs = self._observe("customer", await episode.say(action.message or ""))
+        self._busy += 1
+        try:
+            if action.tool is not None:
+                outcome = await episode.call_tool(action.tool, action.arguments)
+                obs = self._observe("tool_result", outcome.text, is_error=outcome.is_error,
+                                    error_kind=outcome.error_kind)
+            elif action.end:
+                await episode.end(action.message)
+                obs = self._observe("end", "")
+            else:
+                obs = self._observe("customer", await episode.say(action.message or ""))
+        finally:
+            self._touch()
         self._state.step_count += 1
         self._state.entries = len(episode.transcript.entries)
         return obs
 
     def reset(self, seed: int | None = None, episode_id: str | None = None, **kwargs: Any) -> StateboxObservation:
         """In process, outside an event loop (the server always uses the async methods)."""
-        return asyncio.run(self.reset_async(seed, episode_id, **kwargs))
+        return self._run(self.reset_async(seed, episode_id, **kwargs))
 
     def step(self, action: StateboxAction, timeout_s: float | None = None, **kwargs: Any) -> StateboxObservation:
-        return asyncio.run(self.step_async(action, timeout_s, **kwargs))
+        return self._run(self.step_async(action, timeout_s, **kwargs))
 
     @property
     def state(self) -> StateboxState:
@@ -73,14 +108,51 @@ class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, State
             name=f"statebox-{self.source.suite.name}",
             description=f"statebox suite {self.source.suite.name!r} ({len(self.source.task_ids)} tasks"
             + (f", {self.source.split} split)" if self.source.split else ")")
-            + ": a simulated customer, business tools over a private database, judged by the end state",
+            + ": a simulated customer, business tools over a private state, judged by the end state",
             version="1",
         )
 
+    def idle_since(self, now: float) -> float:
+        if self._busy or self.episode is None:
+            return 0.0
+        return now - self._last_used
+
+    async def expire(self, timeout_s: float | None) -> None:
+        """Close the episode (the idle reaper, or the server stopping); the next step says why."""
+        if timeout_s is not None and self.episode is not None:
+            self._expired_after = timeout_s
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Release the open episode, if any (on the loop it lives on)."""
+        self.source.environments.discard(self)
+        episode, self.episode = self.episode, None
+        if episode is not None:
+            await episode.close()
+
     def close(self) -> None:
-        if self.episode is not None:
-            self.episode.close()
+        """Release the episode from any thread: OpenEnv calls this from a worker thread, or on its loop."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
             self.episode = None
+        elif loop is self._own_loop and not loop.is_running():
+            loop.run_until_complete(self.aclose())
+        elif _running_loop() is loop:
+            self._closing = loop.create_task(self.aclose())
+        else:
+            asyncio.run_coroutine_threadsafe(self.aclose(), loop).result(CLOSE_TIMEOUT_S)
+        if self._own_loop is not None and not self._own_loop.is_running():
+            self._own_loop.close()
+            self._own_loop = None
+
+    def _run(self, coroutine: Coroutine[Any, Any, R]) -> R:
+        if self._own_loop is None:
+            self._own_loop = asyncio.new_event_loop()
+        return self._own_loop.run_until_complete(coroutine)
+
+    def _touch(self) -> None:
+        self._busy -= 1
+        self._last_used = self.source.clock()
 
     def _observe(self, kind: ObservationKind, text: str, *, is_error: bool = False, error_kind: str | None = None
                  ) -> StateboxObservation:
@@ -103,3 +175,10 @@ class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, State
 
     def _reward_kind(self) -> RewardKind:
         return "shaped" if self.source.shaped else "binary"
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

@@ -1,9 +1,11 @@
-"""One training episode over a world session, driven one action at a time (no OpenEnv needed here).
+"""One training episode on any suite's attempt backend, driven one action at a time (no OpenEnv needed here).
 
 The episode loop of `statebox run` owns its agent; here the agent is outside (a trainer's policy),
 so each tool call or message arrives as a step. The transcript, the limits and the judgement are
-the same as in `statebox run`: the task's limits, `judge_attempt` on the end state, the trace checks,
-and a failure signature.
+the same as in `statebox run`: the task's limits, the backend's verdict on the end state (for
+ThinkingBox-Bench the benchmark's hash rule, with statebox's typed discrepancies), the trace
+checks, and a failure signature. The backend is held open in a task of its own (`HeldContext`),
+so any request may step or close the episode.
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from statebox.agents.transcript import Entry, ToolCallEntry, Transcript
-from statebox.judge import Verdict, judge_attempt, rules_for
+from statebox.judge import JudgingRules, Verdict
 from statebox.judge.signatures import CallFact, failure_signature
 from statebox.judge.trace import with_trace_checks
 from statebox.openenv.shaped import shaped_reward
-from statebox.tasks import Suite, Task
-from statebox.tools import BoundTools, ToolOutcome, ToolSpec
+from statebox.runner.backend import AttemptBackend
+from statebox.runner.hosted import AttemptSurface
+from statebox.runner.hosted_suite import HeldContext, attempt_lifetime
+from statebox.tasks import Task
+from statebox.tools import ToolOutcome, ToolSpec, ToolSurface
 from statebox.users.base import SimulatedCustomer
 from statebox.world import Effects
 
@@ -56,15 +61,22 @@ class EpisodeOutcome:
         }
 
 
+@dataclass(frozen=True)
+class ShapedInputs:
+    """What the shaped reward needs: the task's acceptable end states and its judging rules (built-in suites)."""
+
+    required: list[Effects]
+    rules: JudgingRules
+
+
 @dataclass
 class Episode:
-    """A task's fresh session, its transcript so far, and the limits counted on it."""
+    """A task's fresh attempt backend, its transcript so far, and the limits counted on it; `await start()` first."""
 
-    suite: Suite
     task: Task
-    required: list[Effects]
+    backend: AttemptBackend
     customer: SimulatedCustomer
-    shaped: bool = False
+    shaped: ShapedInputs | None = None
     transcript: Transcript = field(default_factory=Transcript)
     outcome: EpisodeOutcome | None = None
     _started: float = field(default_factory=time.monotonic)
@@ -74,40 +86,51 @@ class Episode:
     _calls: int = 0
 
     def __post_init__(self) -> None:
-        domain = self.suite.domain_of(self.task)
-        self.policy = domain.policy
-        self.session = self.suite.open_session(self.task)
-        self.tools = BoundTools(domain.tools, self.session)
-        self.actions = BoundTools(domain.customer_tools, self.session) if domain.customer_tools.names else None
+        self.policy = self.backend.policy
+        self._held: HeldContext[ToolSurface] = HeldContext(attempt_lifetime(self.backend), f"episode of {self.task.id}")
+        self._surface: AttemptSurface | None = None
         self._log(Entry(role="customer", content=self.task.opening_message))
+
+    async def start(self) -> Episode:
+        """Open the attempt's state (a world session, or the task's tool servers initialised)."""
+        tools = await self._held.open()
+        self._surface = AttemptSurface(tools, None, self.task.opening_message)
+        self.actions = self.backend.customer_actions()
+        return self
 
     @property
     def done(self) -> bool:
         return self.outcome is not None
 
+    @property
+    def tools(self) -> AttemptSurface:
+        if self._surface is None:
+            raise RuntimeError("the episode is not started")
+        return self._surface
+
     def tool_specs(self) -> list[ToolSpec]:
         return self.tools.list_tools()
 
-    def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
         """Run one tool call; a call beyond the turn's step limit ends the episode instead."""
         self._check_open()
         limits = self.task.limits
         if self._steps_in_turn >= limits.max_steps_per_turn:
-            self.finish("max_steps")
+            await self.finish("max_steps")
             return ToolOutcome(text=f"step limit reached: {limits.max_steps_per_turn} calls in one turn",
                                is_error=True, error_kind="limit")
         self._steps_in_turn += 1
         self._calls += 1
         call_id = f"call-{self._calls}"
         self._log(Entry(role="agent", tool_calls=[ToolCallEntry(id=call_id, name=name, arguments=arguments)]))
-        outcome = self.tools.call(name, arguments)
+        outcome = await self.tools.call_tool(name, arguments)
         self._log(Entry(role="tool", tool_call_id=call_id, tool_name=name, content=outcome.text,
                         is_error=outcome.is_error, error_kind=outcome.error_kind))
         self._error_streak = self._error_streak + 1 if outcome.is_error else 0
         if outcome.ends_episode:
-            self.finish("agent_ended")
+            await self.finish("agent_ended")
         elif self._error_streak >= limits.max_tool_errors:
-            self.finish("max_tool_errors")
+            await self.finish("max_tool_errors")
         return outcome
 
     async def say(self, message: str) -> str:
@@ -121,52 +144,49 @@ class Episode:
             self._log(Entry(role="customer", content=answer.text))
         if answer.ended:
             self.transcript.customer_end_reason = answer.end_reason
-            self.finish("customer_ended")
+            await self.finish("customer_ended")
         elif self._turns >= self.task.limits.max_turns:
-            self.finish("max_turns")
+            await self.finish("max_turns")
         return answer.text
 
-    def end(self, message: str | None = None) -> EpisodeOutcome:
+    async def end(self, message: str | None = None) -> EpisodeOutcome:
         """The agent ends the episode, with a last message to the customer if it has one."""
         self._check_open()
         if message:
             self._log(Entry(role="agent", content=message))
-        return self.finish("agent_ended")
+        return await self.finish("agent_ended")
 
-    def finish(self, reason: str) -> EpisodeOutcome:
-        """Judge the end state (and the trace) exactly as `statebox run` does, then release the session."""
+    async def finish(self, reason: str) -> EpisodeOutcome:
+        """Judge the end state (and the trace) exactly as `statebox run` does, then release the attempt."""
         if self.outcome is not None:
             return self.outcome
         self.transcript.finish_reason = reason
         try:
-            effects = self.session.effects()
-            rules = rules_for(self.suite, self.task)
-            verdict = with_trace_checks(judge_attempt(effects, self.required, rules), self.task, self.transcript)
+            state = await self.backend.outcome()
         finally:
-            self.session.close()
-        domain = self.suite.domain_of(self.task)
+            await self._held.close()
+        verdict = with_trace_checks(state.verdict, self.task, self.transcript)
         facts = [
-            CallFact(e.tool_name or "", not e.is_error,
-                     (e.tool_name or "") not in domain.tools or domain.tools[e.tool_name or ""].writes, e.error_kind)
+            CallFact(e.tool_name or "", not e.is_error, self.backend.writes(e.tool_name or ""), e.error_kind)
             for e in self.transcript.tool_results()
         ]
-        signature = failure_signature(facts, verdict, rubrics_passed=True, required_effects=not self.task.read_only,
+        signature = failure_signature(facts, verdict, rubrics_passed=True, required_effects=state.required_effects,
                                       finish_reason=reason)
+        shaped = self.shaped
         self.outcome = EpisodeOutcome(
             verdict=verdict,
             signature=signature,
             finish_reason=reason,
             customer_end_reason=self.transcript.customer_end_reason,
-            effects=effects.to_json(),
+            effects=state.effects,
             reward=1.0 if verdict.passed else 0.0,
-            shaped_reward=shaped_reward(verdict, self.required, rules) if self.shaped else None,
+            shaped_reward=shaped_reward(verdict, shaped.required, shaped.rules) if shaped is not None else None,
         )
         return self.outcome
 
-    def close(self) -> None:
-        """Release the session of an episode left unfinished (a dropped connection)."""
-        if self.outcome is None:
-            self.session.close()
+    async def close(self) -> None:
+        """Release the attempt of an episode left unfinished (a dropped connection, an idle session)."""
+        await self._held.close()
 
     def _check_open(self) -> None:
         if self.outcome is not None:

@@ -7,9 +7,11 @@ included (`Authorization: Bearer`). The plain HTTP `/reset` and `/step` of OpenE
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import hmac
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI
@@ -26,13 +28,30 @@ OPEN_PATHS = frozenset({"/health", "/ready"})
 
 
 def create_openenv_app(source: EpisodeSource, *, max_sessions: int = 64, token: str | None = None) -> FastAPI:
-    """The app; `source.prepare()` must have run (the references replayed)."""
-    app = FastAPI(title=f"statebox {source.suite.name} (OpenEnv)", docs_url=None, redoc_url=None)
+    """The app; `source.prepare()` must have run (tasks checked, references replayed).
+
+    While it serves, the app holds what the suite's episodes share (`source.running()`) and
+    closes every episode idle longer than `source.idle_timeout_s`, freeing its session slot.
+    """
     server = HTTPEnvServer(
         functools.partial(StateboxEnvironment, source), StateboxAction, StateboxObservation,
         max_concurrent_envs=max_sessions,
     )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with source.running():
+            reaper = asyncio.create_task(source.reap_forever(), name="openenv idle reaper")
+            try:
+                yield
+            finally:
+                reaper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reaper
+
+    app = FastAPI(title=f"statebox {source.suite.name} (OpenEnv)", docs_url=None, redoc_url=None, lifespan=lifespan)
     server.register_routes(app)
+    source.on_expired = functools.partial(_end_session, server)
 
     @app.get("/ready")
     def ready() -> JSONResponse:
@@ -47,16 +66,29 @@ def create_openenv_app(source: EpisodeSource, *, max_sessions: int = 64, token: 
 
 def readiness(source: EpisodeSource, server: HTTPEnvServer) -> dict[str, Any]:
     """Each component an episode depends on, and whether it is there."""
-    replayed = sum(1 for t in source.task_ids if t in source.required)
+    prepared = source.prepared()
     components: dict[str, dict[str, Any]] = {
         "suite": {"ok": bool(source.task_ids), "name": source.suite.name, "split": source.split,
                   "tasks": len(source.task_ids)},
-        "references": {"ok": replayed == len(source.task_ids), "replayed": replayed},
+        "references": {"ok": prepared == len(source.task_ids), "replayed": prepared},
         "customer": {"ok": True, **source.customer_kind()},
         "sessions": {"ok": server.active_sessions < server.max_concurrent_envs, "active": server.active_sessions,
                      "max": server.max_concurrent_envs},
     }
     return {"ready": all(c["ok"] for c in components.values()), "components": components}
+
+
+async def _end_session(server: HTTPEnvServer, env: object) -> None:
+    """Free the OpenEnv session slot of an environment whose episode the idle reaper closed.
+
+    OpenEnv keeps its sessions in a private table; the WebSocket stays open and the client's next
+    step gets the `SessionExpired` answer from the environment it still holds.
+    """
+    sessions: dict[str, object] = getattr(server, "_sessions", {})
+    destroy = getattr(server, "_destroy_session", None)
+    for session_id, held in list(sessions.items()):
+        if held is env and destroy is not None:
+            await destroy(session_id)
 
 
 class QuietDisconnects:

@@ -1,19 +1,28 @@
-"""What every episode of one server shares: the suite, its split, and each task's required effects."""
+"""What every episode of one server shares: the suite, its split, its attempt host, and the idle clock."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from statebox.judge import required_effects
+from statebox.judge import rules_for
 from statebox.llm.client import ModelClient
-from statebox.openenv.episode import Episode
+from statebox.openenv.episode import Episode, ShapedInputs
 from statebox.openenv.splits import Split, in_split, split_of
+from statebox.runner.backend import WorldBackend
+from statebox.runner.hosted_suite import SuiteHost
 from statebox.tasks import Suite, Task
+from statebox.tasks.provider import TaskSet
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer
-from statebox.world import Effects
+
+DEFAULT_IDLE_TIMEOUT_S = 600.0
 
 
 class UnknownTask(LookupError):
@@ -22,26 +31,52 @@ class UnknownTask(LookupError):
 
 @dataclass
 class EpisodeSource:
-    """Tasks of a suite (one split of them, if asked) and their references replayed once, up front.
+    """Tasks of any suite (one split of them, if asked), each episode on the suite's own attempt backend.
 
-    The customer is the task's scripted one, or an LLM playing it through `customer_client`.
+    Built-in suites replay their references once, up front (`prepare`); other suites (ThinkingBox-Bench)
+    check their tasks and hold their tool-server templates while `running()`. The customer is the task's
+    scripted one, or an LLM playing it through `customer_client`. An episode untouched for longer than
+    `idle_timeout_s` (by `clock`) is closed by `reap_idle()`.
     """
 
-    suite: Suite
+    suite: TaskSet
     split: Split | None = None
     shaped: bool = False
     customer_client: ModelClient | None = None
-    required: dict[str, list[Effects]] = field(default_factory=dict)
+    idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S
+    clock: Callable[[], float] = time.monotonic
+    on_expired: Callable[[Idle], Awaitable[None]] | None = None  # e.g. free the server's session slot
+    _prepared: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.tasks = {t.id: t for t in self.suite.tasks}
         self.task_ids = in_split(list(self.tasks), self.split)
+        self.host = SuiteHost(self.suite)
+        if self.shaped and not self.host.is_world:
+            raise ValueError(f"a shaped reward needs a built-in suite's required effects; {self.suite.name!r} has none")
+        self.environments: set[Idle] = set()  # the live environments, for the idle reaper
 
     def prepare(self) -> None:
-        """Replay every reference of the split; a failing one is a task bug (`ReferenceFailed`) and stops the server."""
-        for task_id in self.task_ids:
-            if task_id not in self.required:
-                self.required[task_id] = required_effects(self.suite, self.tasks[task_id])
+        """Check every task of the split (built-in suites replay each reference); a `CampaignError` stops the server."""
+        self.host.prepare([self.tasks[t] for t in self.task_ids])
+        self._prepared.update(self.task_ids)
+
+    def prepared(self) -> int:
+        return sum(1 for t in self.task_ids if t in self._prepared)
+
+    def running(self) -> AbstractAsyncContextManager[None]:
+        """Hold what every episode shares (tool-server templates) while the server runs."""
+        return self._running()
+
+    @asynccontextmanager
+    async def _running(self) -> AsyncIterator[None]:
+        await self.host.start()
+        try:
+            yield
+        finally:
+            for env in list(self.environments):
+                await env.expire(None)
+            await self.host.aclose()
 
     def choose(self, task_id: str | None, seed: int | None) -> Task:
         """The task asked for, else a seeded (or, with no seed, arbitrary) choice from the split."""
@@ -55,10 +90,16 @@ class EpisodeSource:
             raise UnknownTask(f"task {task_id!r} is in the {split_of(task_id)} split; this server serves {self.split}")
         return self.tasks[task_id]
 
-    def open(self, task: Task) -> Episode:
-        if task.id not in self.required:
-            self.required[task.id] = required_effects(self.suite, task)
-        return Episode(self.suite, task, self.required[task.id], self.customer(task), shaped=self.shaped)
+    async def open(self, task: Task) -> Episode:
+        """A started episode of `task` on a fresh backend."""
+        if not self.host.is_world:
+            await self.host.start()  # a no-op once started (in process, without `running()`)
+        backend = self.host.backend(task)
+        shaped = None
+        if self.shaped and isinstance(backend, WorldBackend) and isinstance(self.suite, Suite):
+            shaped = ShapedInputs(backend.required, rules_for(self.suite, task))
+        self._prepared.add(task.id)
+        return await Episode(task, backend, self.customer(task), shaped=shaped).start()
 
     def customer(self, task: Task) -> SimulatedCustomer:
         if self.customer_client is None:
@@ -69,3 +110,32 @@ class EpisodeSource:
         if self.customer_client is None:
             return {"kind": "scripted"}
         return {"kind": "llm", "model": self.customer_client.spec}
+
+    async def reap_idle(self) -> int:
+        """Close every episode untouched for longer than the idle timeout; return how many."""
+        now = self.clock()
+        idle = [env for env in self.environments if env.idle_since(now) > self.idle_timeout_s]
+        for env in idle:
+            await env.expire(self.idle_timeout_s)
+            if self.on_expired is not None:
+                await self.on_expired(env)
+        return len(idle)
+
+    async def reap_forever(self) -> None:
+        """Reap idle episodes periodically (one background task per server)."""
+        period = min(max(self.idle_timeout_s / 4, 0.05), 30.0)
+        while True:
+            await asyncio.sleep(period)
+            await self.reap_idle()
+
+
+class Idle(Protocol):
+    """What the idle reaper needs of an environment (implemented by `StateboxEnvironment`)."""
+
+    def idle_since(self, now: float) -> float:
+        """Seconds since the last reset or step; 0 while a step runs or without an open episode."""
+        ...
+
+    async def expire(self, timeout_s: float | None) -> None:
+        """Close the open episode; `timeout_s` given: the next step says the session was idle that long."""
+        ...

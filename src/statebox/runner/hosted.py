@@ -1,4 +1,9 @@
-"""A world-backed attempt hosted for any MCP agent: its tools, its customer channel, its verdict."""
+"""Attempts hosted for any MCP agent (`statebox serve`, `statebox proxy`): tools, customer channel, verdict.
+
+`hosted_suite.BackendAttempt` hosts an attempt of any suite on the suite's own `AttemptBackend`
+(a world session for built-in suites, the benchmark's tool servers for ThinkingBox-Bench);
+`WorldAttempt` here is the lighter in-process form for built-in suites only (benchmarks, tests).
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,13 @@ from typing import Any
 from statebox.agents.transcript import Entry, Transcript
 from statebox.judge import judge_attempt, required_effects, rules_for
 from statebox.llm.client import ModelClient
+from statebox.mcp.hosted import is_reserved
 from statebox.tasks import Suite, Task, load_suite
 from statebox.tools import BoundTools, ToolOutcome, ToolSpec, ToolSurface
+from statebox.tools.arguments import unknown_tool_message
+from statebox.tools.errors import agent_error_text
 from statebox.tools.quoting import shorten
+from statebox.tools.surface import CustomerActions
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer
@@ -32,21 +41,36 @@ REPLY_TOOL = ToolSpec(
 
 
 class AttemptSurface:
-    """The domain's tools over the attempt's session, plus `reply_to_customer` when there is a customer."""
+    """The attempt's tools plus `reply_to_customer` when there is a customer; `__reserved__*` tools never.
 
-    def __init__(self, tools: BoundTools, customer: SimulatedCustomer | None, opening_message: str) -> None:
+    A reserved tool, even one the tools list, is left out of the listing, and calling it gets
+    the same answer as any unknown tool.
+    """
+
+    def __init__(
+        self,
+        tools: ToolSurface,
+        customer: SimulatedCustomer | None,
+        opening_message: str,
+        actions: CustomerActions | None = None,
+    ) -> None:
         self.tools = tools
         self.customer = customer
+        self.actions = actions
+        self.calls = 0  # tool calls that reached the tools
         self.transcript = Transcript(entries=[Entry(role="customer", content=opening_message)])
 
     def list_tools(self) -> list[ToolSpec]:
-        specs = self.tools.list_tools()
+        specs = [s for s in self.tools.list_tools() if not is_reserved(s.name)]
         return [*specs, REPLY_TOOL] if self.customer is not None else specs
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
         if name == REPLY_TOOL.name and self.customer is not None:
             return await self._reply(str(arguments.get("message", "")))
-        return self.tools.call(name, arguments)
+        if is_reserved(name):
+            return unknown_tool(name, [s.name for s in self.list_tools()])
+        self.calls += 1
+        return await self.tools.call_tool(name, arguments)
 
     async def _reply(self, message: str) -> ToolOutcome:
         assert self.customer is not None
@@ -57,7 +81,7 @@ class AttemptSurface:
                 error_kind="precondition_failed",
             )
         self.transcript.entries.append(Entry(role="agent", content=message))
-        answer = await self.customer.reply(self.transcript.visible())
+        answer = await self.customer.reply(self.transcript.visible(), self.actions)
         if answer.text:
             self.transcript.entries.append(Entry(role="customer", content=answer.text))
         if answer.ended:
@@ -66,6 +90,12 @@ class AttemptSurface:
             note = f"[The customer has ended the conversation ({answer.end_reason}).]"
             return ToolOutcome(text=f"{answer.text}\n{note}".strip())
         return ToolOutcome(text=answer.text)
+
+
+def unknown_tool(name: str, available: list[str]) -> ToolOutcome:
+    """The answer to a call of a tool the agent was not offered (reserved ones included)."""
+    text = agent_error_text("unknown_tool", unknown_tool_message(name, available))
+    return ToolOutcome(text=text, is_error=True, error_kind="unknown_tool")
 
 
 class WorldAttempt:
@@ -147,12 +177,17 @@ class WorldAttemptFactory:
         return WorldAttempt(suite, task, self.customer(user, task), self._required[key])
 
     def customer(self, user: str | None, task: Task) -> SimulatedCustomer | None:
-        if user is None:
-            return None
-        if user == "scripted":
-            return ScriptedCustomer(task.customer)
-        if user == "llm":
-            if self.user_client is None:
-                raise ValueError("user 'llm' needs a user model: start the proxy with --user-model")
-            return LlmCustomer(self.user_client, task.customer)
-        raise ValueError(f"user must be 'scripted', 'llm' or null, not {shorten(user)!r}")
+        return make_customer(user, task, self.user_client)
+
+
+def make_customer(user: str | None, task: Task, user_client: ModelClient | None) -> SimulatedCustomer | None:
+    """The customer a creation request asks for: none, the task's scripted one, or an LLM playing it."""
+    if user is None:
+        return None
+    if user == "scripted":
+        return ScriptedCustomer(task.customer)
+    if user == "llm":
+        if user_client is None:
+            raise ValueError("user 'llm' needs a user model: start the proxy with --user-model")
+        return LlmCustomer(user_client, task.customer)
+    raise ValueError(f"user must be 'scripted', 'llm' or null, not {shorten(user)!r}")

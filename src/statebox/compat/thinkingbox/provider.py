@@ -19,10 +19,12 @@ from statebox.runner.errors import CampaignError
 from statebox.tasks.provider import Listing, SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
 from statebox.tools.quoting import message_of
 
-RUN = frozenset({"run"})
-SERVERS = frozenset({"run", "validate"})  # the commands that start the tool servers
+SERVING = frozenset({"serve", "proxy", "openenv-serve"})  # the commands that host attempts for outside agents
+RUN = frozenset({"run"}) | SERVING
+SERVERS = frozenset({"run", "validate"}) | SERVING  # the commands that start the tool servers
 OPTIONS = (
-    SuiteOption("data", "--data", Path, f"{SUITE_NAME}: a checkout of the benchmark's data repository."),
+    SuiteOption("data", "--data", Path, f"{SUITE_NAME}: a checkout of the benchmark's data repository.",
+                commands=frozenset({"tasks", "validate", "run"}) | SERVING),
     SuiteOption("server_python", "--server-python", str, f"{SUITE_NAME}: the Python that runs the tool servers.",
                 commands=SERVERS),
     SuiteOption("typesense", "--typesense", str, f"{SUITE_NAME}: search_policy through this Typesense URL.",
