@@ -32,6 +32,8 @@ SLOW = (
     "mcp/test_mcp_serve.py",
     "report/test_html_report_browser.py",
     "compat/test_tb_forkserver.py",
+    "compat/test_tb_custom_check.py::test_a_check_that_",  # the time and memory limits, hit for real
+    "compat/test_tb_custom_check_grading.py",
     "domains/test_every_domain.py::test_every_task_passes_every_validation_check",
     "campaign/test_campaign_simulator_faults.py",
     "campaign/test_campaign_endpoint_errors.py",
@@ -40,6 +42,7 @@ SLOW = (
     "offline/test_play.py",
     "offline/test_offline_thinkingbox.py",
     "offline/test_show.py",
+    "report/test_report_failure_analysis.py::test_a_real_",
 )
 
 
