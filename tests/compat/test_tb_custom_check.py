@@ -192,7 +192,7 @@ def infra_error(checkout: TbCheckout, function: str, given: dict[str, Any]) -> s
 
 
 def test_a_body_of_its_own_loads_as_a_custom_check_task(checkout: TbCheckout) -> None:
-    tasks, unsupported = checkout.tasks(checkout.root / "custom_list.yaml")
+    tasks, _ = checkout.tasks(checkout.root / "custom_list.yaml")
     assert [t.id for t in tasks] == [f"{FILE}:{name}" for name in CUSTOM] + [f"{RETAIL_FILE}:test_cancel_order"]
     check = checkout.custom_check(f"{FILE}:test_passes")
     assert check == CustomCheck(

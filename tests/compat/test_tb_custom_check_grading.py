@@ -75,5 +75,6 @@ def test_a_check_the_reference_fails_is_a_problem_naming_the_task_and_line(
     line = next(i for i, text in enumerate(SOURCE.splitlines(), start=1) if '== "shipped"' in text)
     assert (result.reference_passes, result.noop_passes) == (False, False)
     assert result.problems == [
-        f"{FILE}:test_shipped: custom check failed at dataset/test_case/{FILE}:{line}: AssertionError: ORD-1 is cancelled"
+        f"{FILE}:test_shipped: custom check failed at dataset/test_case/{FILE}:{line}: "
+        "AssertionError: ORD-1 is cancelled"
     ]

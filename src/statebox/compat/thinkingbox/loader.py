@@ -118,7 +118,7 @@ class TbCheckout:
         return CustomCheck(
             task_id=task_id, file=str(path), label=self._relative(path), function=function, lineno=found.lineno,
             data_root=str(self.root),
-        )
+        )  # fmt: skip
 
     def resolve_file(self, file: str) -> Path:
         """`test_case/<file>`, else `test_case/<prefix>/<file>` for the longest existing prefix dir."""
