@@ -107,8 +107,8 @@ async def validate_tb_task(source: TbSource, task: Task) -> TbTaskValidation:
     if not result.reference_passes:
         shown = "; ".join(d.describe() for d in reference.verdict.discrepancies[:3])
         custom = reference.effects.get("custom_check")
-        result.problems.append(custom["summary"] if custom else
-                               f"the reference does not reach the golden state ({shown or 'hashes differ'})")
+        golden = f"the reference does not reach the golden state ({shown or 'hashes differ'})"
+        result.problems.append(custom["summary"] if custom else golden)
     if result.read_only and noop.verdict.passed is False:
         result.problems.append("the golden state equals the initial one, yet doing nothing fails")
     return result
