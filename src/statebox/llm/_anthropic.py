@@ -66,7 +66,7 @@ class AnthropicClient(EndpointClient):
                 turns[-1][1].extend(blocks)
             else:
                 turns.append((role, list(blocks)))
-        return [(role, [block for _, block in sorted(blocks, key=_results_first)]) for role, blocks in turns]
+        return [(role, _results_first(blocks)) for role, blocks in turns]
 
     def _read(self, data: dict[str, Any]) -> Reply:
         blocks = data.get("content")
@@ -111,13 +111,17 @@ def _encoded_blocks(message: Message) -> tuple[_Block, ...]:
     return tuple((block["type"] == "tool_result", dumps(block)) for block in _blocks(message))
 
 
-def _results_first(block: _Block) -> bool:
-    return not block[0]
+def _results_first(blocks: list[_Block]) -> list[bytes]:
+    """A turn's blocks with its tool results first, in order (the API wants them before any text)."""
+    results = [block for is_result, block in blocks if is_result]
+    if not results:
+        return [block for _, block in blocks]
+    return results + [block for is_result, block in blocks if not is_result]
 
 
 def _join_turns(turns: list[tuple[str, list[bytes]]]) -> bytes:
     """The `messages` array: `{"role":...,"content":[...]}` per turn, from encoded blocks."""
-    encoded = [b'{"role":' + dumps(role) + b',"content":[' + b",".join(blocks) + b"]}" for role, blocks in turns]
+    encoded = [b'{"role":"' + role.encode() + b'","content":[' + b",".join(blocks) + b"]}" for role, blocks in turns]
     return b"[" + b",".join(encoded) + b"]"
 
 

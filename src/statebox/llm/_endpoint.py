@@ -138,11 +138,11 @@ class EndpointClient(ModelClient):
 
     def _cached_text(self, dialect: str, text: str, encode: Callable[[str], bytes]) -> bytes:
         """`encode(text)`, remembered: system prompts are the same on every call of an attempt."""
-        return self._parts.get((dialect, text), lambda: encode(text))
+        return self._parts.get((dialect, text), encode, text)
 
     def _cached_message(self, dialect: str, message: Message, encode: Callable[[Message], T]) -> T:
         """`encode(message)`, remembered: each call resends the conversation, of which little is new."""
-        return self._parts.get(message_key(dialect, message), lambda: encode(message))
+        return self._parts.get(message_key(dialect, message), encode, message)
 
     @abstractmethod
     def _headers(self, api_key: str) -> dict[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .types import Message
 
@@ -26,13 +26,13 @@ class EncodedParts:
         self._entries: OrderedDict[Hashable, object] = OrderedDict()
         self._limit = limit
 
-    def get(self, key: Hashable, encode: Callable[[], T]) -> T:
-        """The encoding remembered for `key`, else `encode()` (remembered from now on)."""
+    def get(self, key: Hashable, encode: Callable[[Any], T], part: Any) -> T:
+        """The encoding remembered for `key`, else `encode(part)` (remembered from now on)."""
         entries = self._entries
         try:
             found = entries[key]
         except KeyError:
-            value = entries[key] = encode()
+            value = entries[key] = encode(part)
             if len(entries) > self._limit:
                 entries.popitem(last=False)
             return value
@@ -48,6 +48,10 @@ def message_key(dialect: str, message: Message) -> Hashable:
 
     A tool call is keyed by its raw argument text, from which its parsed arguments come.
     """
-    calls = tuple((c.id, c.name, c.raw_arguments, c.arguments is None) for c in message.tool_calls)
-    reasoning = tuple((r.type, r.text, r.signature, r.data) for r in message.reasoning)
+    calls = (
+        tuple((c.id, c.name, c.raw_arguments, c.arguments is None) for c in message.tool_calls)
+        if message.tool_calls
+        else ()
+    )
+    reasoning = tuple((r.type, r.text, r.signature, r.data) for r in message.reasoning) if message.reasoning else ()
     return (dialect, message.role, message.content, message.tool_call_id, message.is_error, calls, reasoning)
