@@ -32,6 +32,13 @@ function drilldown(runs, load) {
     clear(domainSelect).append(el("option", { value: "" }, "all"), ...domains.map((d) => el("option", { value: d }, d)));
   }
 
+  // Only the selection mark moves: the table of a run's tasks can hold thousands of attempt dots.
+  function markSelected() {
+    for (const row of taskBody.querySelectorAll("tr.task-row.selected")) row.classList.remove("selected");
+    const row = [...taskBody.children].find((r) => r.dataset.taskId === state.task);
+    if (row) row.classList.add("selected");
+  }
+
   function renderTasks() {
     clear(taskBody);
     for (const task of tasks()) {
@@ -54,7 +61,7 @@ function drilldown(runs, load) {
     const task = runTasks().find((t) => t.task_id === taskId);
     const first = task ? task.attempts.find((a) => !a.passed) || task.attempts[0] : null;
     state.repeat = repeat !== undefined ? repeat : first ? first.repeat : null;
-    renderTasks();
+    markSelected();
     renderAttempts(task);
   }
 
@@ -102,10 +109,11 @@ function drilldown(runs, load) {
 
   function start() {
     renderDomains();
+    renderTasks();
     const all = tasks();
     const firstFailing = all.find((t) => t.attempts.some((a) => !a.passed)) || all[0];
     if (firstFailing) selectTask(firstFailing.task_id);
-    else { renderTasks(); renderAttempts(null); }
+    else renderAttempts(null);
   }
   start();
   return card("drilldown", "Tasks and attempts",
