@@ -9,8 +9,11 @@ each makes one write (`create_ticket`) so its database has a dirty page, as in t
 benchmark of bench_mcp.py. The process's RSS and PSS come from /proc/self/smaps_rollup after the
 suite and the baselines are loaded (warm) and with all N attempts open; per attempt is the
 difference over N. PSS counts a page mapped several times once, RSS once per mapping. The
-fresh-session time (baseline image restored + first query, as bench_world.py) is measured too, so a
-memory saving that costs time shows. Linux only (it reads /proc).
+fresh-session time (baseline image restored + first query, as bench_world.py) and the effects time
+after a reference replay are measured too, so a memory saving that costs time shows. Each
+configuration runs on both ways a session is restored, each in its own process: copy-on-write over
+the baseline image (`--restore cow`, the statebox-cow VFS: an attempt holds the pages it wrote) and
+the fallback that copies the whole image (`--restore copy`, STATEBOX_COW=0). Linux only (it reads /proc).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import platform
 import sqlite3
 import statistics
@@ -27,8 +31,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from statebox.judge import replay
 from statebox.runner.hosted import WorldAttempt, WorldAttemptFactory
 from statebox.tasks import Suite, Task
+from statebox.world import Session, cow
 
 ONE_TASK = "defective_blender_replacement_gold"
 TARGET_AT_1000 = 2**30  # 1,000 concurrent retail attempts in <= 1 GB
@@ -60,6 +66,7 @@ class Filled:
     warm: dict[str, int]
     full: dict[str, int]
     seconds: float
+    overlay: int  # bytes of written pages the attempts' copy-on-write files hold (0 on the copy path)
 
     def per_attempt(self, field: str) -> float:
         return (self.full[field] - self.warm[field]) / self.attempts
@@ -68,9 +75,14 @@ class Filled:
         return self.warm[field] + 1000 * self.per_attempt(field)
 
 
-def hold_one(suite: Suite, task: Task, hold: str) -> object:
-    """What one attempt keeps: its private image alone, its session after a query, or a whole attempt."""
+def hold_one(suite: Suite, task: Task, hold: str, pages: cow.Image | None) -> object:
+    """What one attempt keeps: its private image alone, its session after a query, or a whole attempt.
+
+    The image alone is a bare connection: a deserialized copy, or a copy-on-write file over `pages`.
+    """
     if hold == "image":
+        if pages is not None:
+            return cow.connect(pages)
         conn = sqlite3.connect(":memory:")
         conn.deserialize(suite.baseline(task).image)
         return conn
@@ -89,10 +101,11 @@ async def fill(
     held: list[WorldAttempt] = []
     t0 = time.perf_counter()
     kept: list[object] = []
+    pages = cow.register(suite.baseline(tasks[0]).image) if hold == "image" and cow.enabled() else None
     for i in range(n):
         task = tasks[i % len(tasks)]
         if hold != "attempt":
-            kept.append(hold_one(suite, task, hold))
+            kept.append(hold_one(suite, task, hold, pages))
             continue
         attempt = await factory(suite.name, task.id, None)
         customer = next(iter(task.initial_rows.get("customers", [])), {}).get("id", "CUS-0001")
@@ -105,10 +118,11 @@ async def fill(
     seconds = time.perf_counter() - t0
     gc.collect()
     full = rollup()
+    overlay = cow.stats().get("overlay_bytes", 0)
     for a in held:
         a.session.close()
     del kept
-    return Filled(label, n, warm, full, seconds)
+    return Filled(label, n, warm, full, seconds, overlay)
 
 
 def fresh_session_ms(suite: Suite, task: Task, repeat: int) -> tuple[float, float]:
@@ -125,6 +139,23 @@ def fresh_session_ms(suite: Suite, task: Task, repeat: int) -> tuple[float, floa
     return statistics.median(times) * 1e3, times[int(0.9 * len(times))] * 1e3
 
 
+def effects_ms(suite: Suite, repeat: int) -> tuple[float, float]:
+    """Median and p90 of `Session.effects()` right after each reference replay, in ms."""
+    times: list[float] = []
+
+    def timed(session: Session) -> None:
+        t0 = time.perf_counter()
+        session.effects()
+        times.append(time.perf_counter() - t0)
+
+    for _ in range(repeat):
+        for task in suite.tasks:
+            if task.reference:
+                replay(suite, task, task.reference, at_end=timed)
+    times.sort()
+    return statistics.median(times) * 1e3, times[int(0.9 * len(times))] * 1e3
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--attempts", type=int, default=1000)
@@ -132,14 +163,26 @@ def main() -> None:
                         help="one task, every task round-robin, or both (two processes)")
     parser.add_argument("--hold", choices=("attempt", "session", "image"), default="attempt",
                         help="what each of the N keeps: a whole attempt (default), its session, its image alone")
+    parser.add_argument("--restore", choices=("cow", "copy", "both"), default="both",
+                        help="copy-on-write sessions, the fallback that copies the image, or both (two processes)")
     parser.add_argument("--repeat", type=int, default=2000, help="fresh sessions timed")
+    parser.add_argument("--effects-repeat", type=int, default=3, help="replays of every reference, effects timed")
     args = parser.parse_args()
-    if args.tasks == "both":  # each filling in its own process: freed memory would be reused otherwise
-        argv = [sys.executable, __file__, "--attempts", str(args.attempts), "--repeat", str(args.repeat)]
-        for tasks, hold in (("one", "attempt"), ("all", "attempt"), ("one", "session"), ("one", "image")):
-            subprocess.run([*argv, "--tasks", tasks, "--hold", hold], check=True)
+    if args.tasks == "both" or args.restore == "both":  # each in its own process: freed memory is reused
+        argv = [sys.executable, __file__, "--attempts", str(args.attempts), "--repeat", str(args.repeat),
+                "--effects-repeat", str(args.effects_repeat)]
+        runs = [(args.tasks, args.hold)] if args.tasks != "both" else [
+            ("one", "attempt"), ("all", "attempt"), ("one", "session"), ("one", "image")]
+        for restore in ("cow", "copy") if args.restore == "both" else (args.restore,):
+            for tasks, hold in runs:
+                subprocess.run([*argv, "--tasks", tasks, "--hold", hold, "--restore", restore], check=True,
+                               env={**os.environ, cow.ENV: "1" if restore == "cow" else "0"})
         return
+    if args.restore == "cow" and not cow.enabled():
+        raise SystemExit(f"--restore cow: {cow.status()}")
+    os.environ[cow.ENV] = "1" if args.restore == "cow" else "0"
     print(f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {platform.machine()}")
+    print(f"restore: {args.restore}: {cow.status()}")
     factory = WorldAttemptFactory()
     suite = factory.suite("retail")
     image = suite.baseline(suite.task(ONE_TASK)).image
@@ -159,8 +202,14 @@ def main() -> None:
         print(f"{label:<44} {f.attempts:>6} {mib(f.warm['Rss']):>11} {mib(f.full['Rss']):>11} "
               f"{kib(f.per_attempt('Rss')):>10} {kib(f.per_attempt('Pss')):>10} {mib(f.at_1000('Pss')):>13} "
               f"{f.seconds / f.attempts * 1e3:>6.2f}ms")
+        if f.overlay:
+            print(f"  written pages held (statebox-cow overlays): {kib(f.overlay / f.attempts)} per attempt")
         ok = f.at_1000("Pss") <= TARGET_AT_1000
         print(f"  -> 1,000 attempts: {mib(f.at_1000('Pss'))} PSS; target <= 1 GiB: {'met' if ok else 'MISSED'}")
+    if args.effects_repeat:  # after the memory is measured: replaying every reference loads every baseline
+        med, p90 = effects_ms(suite, args.effects_repeat)
+        print(f"effects after a reference replay ({args.effects_repeat} x every task): "
+              f"median {med:.3f} ms, p90 {p90:.3f} ms")
     sys.stdout.flush()
 
 
