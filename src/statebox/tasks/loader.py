@@ -11,6 +11,9 @@ from pydantic import TypeAdapter, ValidationError
 from statebox.tasks.checks import TraceCheck
 from statebox.tasks.model import Task
 
+# libyaml's parser where PyYAML was built with it (about 10x faster than the pure-Python one; same documents).
+SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 class TaskFileError(ValueError):
     """A task file that cannot be used, with where and why."""
@@ -21,10 +24,15 @@ class TaskFileError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
+def read_yaml(path: Path) -> Any:
+    """One YAML document from a file (raises OSError, yaml.YAMLError)."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+
+
 def load_task_file(path: Path, domain: str | None = None) -> list[Task]:
     """Tasks in one YAML file: a single task mapping, or a mapping with a `tasks:` list."""
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = read_yaml(path)
     except yaml.YAMLError as e:
         raise TaskFileError(path, f"not valid YAML: {e}") from None
     items = doc.get("tasks") if isinstance(doc, dict) and "tasks" in doc else [doc]
@@ -68,7 +76,7 @@ def task_file(directory: Path, task_id: str) -> Path:
     """The file below a task folder that defines a task (the folder itself when none does)."""
     for path in sorted(directory.rglob("*.y*ml")):
         try:
-            doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+            doc = read_yaml(path)
         except (OSError, yaml.YAMLError):
             continue
         items = doc.get("tasks") if isinstance(doc, dict) and "tasks" in doc else [doc]
@@ -83,7 +91,7 @@ _CHECK_LIST = TypeAdapter(list[TraceCheck])
 def load_trace_checks(path: Path) -> list[TraceCheck]:
     """A domain's trace checks: a YAML list of checks (or a mapping with a `checks:` list)."""
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = read_yaml(path)
     except yaml.YAMLError as e:
         raise TaskFileError(path, f"not valid YAML: {e}") from None
     items = doc.get("checks") if isinstance(doc, dict) else doc
