@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 from statebox.compat.thinkingbox.custom_check import CustomCheck
 from statebox.compat.thinkingbox.errors import TbFormatError
@@ -30,7 +31,9 @@ class TbBenchTask(Task):
     tb: TbTask
     servers: list[str]  # the tool servers an attempt starts, in order
     setup_hash: str  # of everything else that defines an attempt: scenario, agent spec, servers
-    custom_check: CustomCheck | None = None  # set: the test function's own check grades the attempt
+    # Set: the test function's own check grades the attempt. Left out of the task's JSON and content
+    # hash (it holds machine paths); the test file's text is in `setup_hash` instead.
+    custom_check: CustomCheck | None = Field(default=None, exclude=True)
 
     @property
     def check_kind(self) -> str:
@@ -51,7 +54,10 @@ def bench_task(checkout: TbCheckout, tb: TbTask, shared: dict[str, str] | None =
     cache = shared if shared is not None else {}
     if tb.scenario not in cache:
         cache[tb.scenario] = _scenario_hash(checkout, tb.scenario)
-    setup = {"scenario": cache[tb.scenario], "policy": checkout.policy(tb), "servers": servers}
+    setup: dict[str, Any] = {"scenario": cache[tb.scenario], "policy": checkout.policy(tb), "servers": servers}
+    custom = checkout.custom_check(tb.id)
+    if custom is not None:  # the check is the test file's code: its helpers and constants too
+        setup["custom_check"] = hashlib.sha256(Path(custom.file).read_bytes()).hexdigest()
     return TbBenchTask(
         id=tb.id,
         domain=tb.domain,
@@ -65,7 +71,7 @@ def bench_task(checkout: TbCheckout, tb: TbTask, shared: dict[str, str] | None =
         tb=tb,
         servers=servers,
         setup_hash=_digest(setup),
-        custom_check=checkout.custom_check(tb.id),
+        custom_check=custom,
     )
 
 
