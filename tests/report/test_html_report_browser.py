@@ -205,6 +205,37 @@ def test_signature_bars_are_shares_of_failed_attempts(page: Any, trials: list[Tr
     }
 
 
+def test_failure_analysis_panel_puts_each_run_beside_the_papers_figures(page: Any, trials: list[TrialRecord]) -> None:
+    from statebox.report.seed_figures import SEED_FAILURE_ANALYSIS
+
+    seed = SEED_FAILURE_ANALYSIS.shares
+    assert "ThinkingBox paper, 12-model ablation" in page.text_content("#failure-analysis thead")  # not upper-cased
+    assert SEED_FAILURE_ANALYSIS.label in page.inner_text("#failure-analysis p.note")
+    for model in MODELS:
+        failed = [t for t in trials if t.model == model and not t.passed]
+        rows = {r["figure"]: r for r in _points(page, f'#failure-analysis tr.fa-row[data-model="{model}"]')}
+        expected = {
+            # every synthetic attempt ends with the customer, wrote a row and got no tool error last
+            "terminated_cleanly": (len(failed), seed.terminated_cleanly),
+            **{
+                f"with_{kind}": (
+                    sum(any(d.kind == kind for d in t.discrepancies) for t in failed),
+                    getattr(seed, f"with_{kind}"),
+                )
+                for kind in ("wrong_value", "extra_effect", "missing_effect")
+            },
+            **{
+                f"signature:{name}": (sum(t.signature == name for t in failed), seed.signatures.get(name))
+                for name in {*seed.signatures, *(t.signature for t in failed if t.signature)}
+            },
+        }
+        assert sorted(rows) == sorted(expected), model
+        for figure, (count, paper) in expected.items():
+            row = rows[figure]
+            assert (int(row["count"]), float(row["share"])) == (count, pytest.approx(count / len(failed))), row
+            assert float(row["paper"]) == pytest.approx(paper), row
+
+
 def test_leaderboard_ranks_by_pass_at_1(page: Any) -> None:
     rows = page.eval_on_selector_all("tr.leader-row", "rows => rows.map(r => r.dataset.model)")
     assert rows == ["anthropic:claude-test", "openai:gpt-test"]

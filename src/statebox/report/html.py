@@ -22,6 +22,7 @@ from statebox.metrics import ParetoPoint, pareto_frontier
 from statebox.report.aggregate import RunGroup, domain_of, group_runs, labels, task_domains
 from statebox.report.html_chunks import CHUNK_FILE, Chunk, Chunker, ChunkLimits, attempt_view, index_row, report_id
 from statebox.report.runs import LoadedRuns
+from statebox.report.seed_figures import SEED_FAILURE_ANALYSIS
 from statebox.runner.record import TrialRecord
 
 DATA, CSS, JS, CHUNK = "__STATEBOX_DATA__", "/*__STATEBOX_CSS__*/", "/*__STATEBOX_JS__*/", "<!--__STATEBOX_CHUNK__-->"
@@ -30,6 +31,7 @@ SCRIPTS = (
     "report_chunks.js",
     "report_charts.js",
     "report_flags.js",
+    "report_failures.js",
     "report_drilldown.js",
     "report_main.js",
 )
@@ -121,6 +123,7 @@ def page_data(loaded: LoadedRuns, report: dict[str, Any], sink: ChunkSink, limit
     return {
         "statebox_version": statebox.__version__,
         "warnings": list(loaded.warnings),
+        "seed_failure_analysis": SEED_FAILURE_ANALYSIS.model_dump(mode="json"),
         "report_id": sink.report_id,
         "chunks": {"count": chunker.count, "folder": sink.folder.name},
         "runs": runs,

@@ -91,6 +91,7 @@ function main() {
       leaderboard(runs),
       el("div", { class: "grid2" }, curvesChart(runs), breadthChart(runs)),
       el("div", { class: "grid2" }, paretoChart(runs), signatureChart(runs)),
+      failureCard(runs, data.seed_failure_analysis),
       domainTable(runs),
       flagsCard(runs),
       drilldown(runs, chunkLoader(data))),
