@@ -30,6 +30,7 @@ SLOW = (
     "cli/test_newcomer_port_in_use.py",
     "mcp/test_mcp_external.py",
     "mcp/test_mcp_serve.py",
+    "mcp/test_hosted_suites.py",
     "report/test_html_report_browser.py",
     "compat/test_tb_forkserver.py",
     "compat/test_tb_custom_check.py::test_a_check_that_",  # the time and memory limits, hit for real
