@@ -37,7 +37,7 @@ def _warn(messages: list[str]) -> None:
 def report(
     dirs: Annotated[list[Path], typer.Argument(metavar="DIR", help="Run directories; shards of one campaign merge.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Also write the HTML report (and a .files dir).")] = None,
     errors_as_failures: ErrorsAsFailures = False,
 ) -> None:
     """Report pass@1, pass@k, pass^k, observed k/k, cost and failure signatures per model and domain."""
