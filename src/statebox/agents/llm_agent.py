@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
 
@@ -13,7 +14,7 @@ from statebox.llm.errors import ContextOverflowError
 from statebox.llm.toolbox import PreparedTools
 from statebox.llm.types import Completion, Message, ToolCall, ToolDef
 from statebox.tasks import Limits
-from statebox.tools import ToolOutcome
+from statebox.tools import ToolOutcome, ToolSpec
 
 EMPTY_REPLY_NOTE = "(Your last reply was empty. Write your reply to the customer, or call a tool.)"
 
@@ -21,6 +22,32 @@ EMPTY_REPLY_NOTE = "(Your last reply was empty. Write your reply to the customer
 def agent_instructions() -> str:
     """statebox's own agent instructions (the domain policy is appended per attempt)."""
     return files("statebox.agents").joinpath("instructions.md").read_text(encoding="utf-8")
+
+
+class OfferedTools:
+    """The PreparedTools of each tool list a campaign's attempts are given, built once per list.
+
+    Attempts of one domain see the same ToolSpec objects (one listing per domain and campaign),
+    so their tools are converted and encoded once, not once per attempt. A list is known by its
+    specs' names, descriptions and schema objects (kept alive here, so an id stays theirs).
+    """
+
+    def __init__(self, limit: int = 64) -> None:
+        self._prepared: dict[tuple[tuple[str, str, int], ...], tuple[list[dict[str, Any]], PreparedTools]] = {}
+        self._limit = limit
+
+    def prepared(self, specs: Sequence[ToolSpec]) -> PreparedTools:
+        key = tuple((s.name, s.description, id(s.input_schema)) for s in specs)
+        found = self._prepared.get(key)
+        if found is not None and all(a is s.input_schema for a, s in zip(found[0], specs, strict=True)):
+            return found[1]
+        tools = PreparedTools(
+            ToolDef(name=s.name, description=s.description, input_schema=s.input_schema) for s in specs
+        )
+        if len(self._prepared) >= self._limit:
+            self._prepared.pop(next(iter(self._prepared)))
+        self._prepared[key] = ([s.input_schema for s in specs], tools)
+        return tools
 
 
 class LlmAgent(Agent):
@@ -42,9 +69,11 @@ class LlmAgent(Agent):
         instructions: str | None = None,
         system_messages: list[str] | None = None,
         done_marker: str | None = None,
+        offered: OfferedTools | None = None,
     ) -> None:
         """`system_messages` replace the one system message (instructions + policy), as given;
-        with `done_marker`, a text reply ending with it ends the attempt ("agent_ended")."""
+        with `done_marker`, a text reply ending with it ends the attempt ("agent_ended");
+        `offered` shares prepared tool lists between the agents of a campaign."""
         self.client = client
         self.model = client.spec
         self.limits = limits
@@ -55,6 +84,7 @@ class LlmAgent(Agent):
         self.messages: list[Message] = []
         self.consecutive_errors = 0
         self._tools: PreparedTools | None = None  # the attempt's tools, encoded once
+        self._offered = offered or OfferedTools(limit=1)
 
     def system_prompt(self, policy: str) -> list[Message]:
         """The system message(s) that open the conversation."""
@@ -67,9 +97,7 @@ class LlmAgent(Agent):
             self.messages.extend(self.system_prompt(ctx.policy))
         self.messages.append(Message(role="user", content=customer_message))
         if self._tools is None:
-            self._tools = PreparedTools(
-                ToolDef(name=t.name, description=t.description, input_schema=t.input_schema) for t in ctx.tool_specs
-            )
+            self._tools = self._offered.prepared(ctx.tool_specs)
         for _ in range(self.limits.max_steps_per_turn):
             if ctx.elapsed() >= self.time_budget_s:
                 return AgentTurn("", finish_reason="time_budget")

@@ -14,7 +14,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from statebox.agents.base import Agent
-from statebox.agents.llm_agent import LlmAgent
+from statebox.agents.llm_agent import LlmAgent, OfferedTools, agent_instructions
 from statebox.agents.scripted import ReferenceAgent
 from statebox.judge import ReferenceFailed, required_effects
 from statebox.llm.client import ModelClient
@@ -72,6 +72,8 @@ class WorldSource(AttemptSource):
         self.tools_via = tools_via
         self.required: dict[str, list[Effects]] = {}
         self._transport: ToolTransport | None = None
+        self._instructions = agent_instructions()  # read once, not per attempt
+        self._offered = OfferedTools()  # each domain's tools converted and encoded once per campaign
 
     def prepare(self, tasks: list[Task]) -> None:
         """Replay every reference once; a reference that fails is a task bug and stops the campaign."""
@@ -92,6 +94,11 @@ class WorldSource(AttemptSource):
 
     def running(self) -> AbstractAsyncContextManager[None]:
         return self._running()
+
+    def llm_agent(self, client: ModelClient, task: Task, time_budget_s: float) -> Agent:
+        return LlmAgent(
+            client, task.limits, time_budget_s=time_budget_s, instructions=self._instructions, offered=self._offered
+        )
 
     def backend(self, task: Task) -> AttemptBackend:
         if self._transport is None:
