@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
+from typer.testing import CliRunner
 
 from statebox.report.aggregate import build_report
 from statebox.report.html import WrittenReport, chunk_folder, write_html
@@ -130,3 +132,16 @@ def test_chunk_folder_is_the_page_name_without_its_suffix() -> None:
     assert chunk_folder(Path("out/report.html")) == Path("out/report.files")
     assert chunk_folder(Path("out/report")) == Path("out/report.files")
     assert chunk_folder(Path("out/x.files")) == Path("out/x.files.files")
+
+
+def test_report_html_names_the_folder_to_send_with_the_page(
+    app: typer.Typer, runner: CliRunner, large: Written, tmp_path: Path
+) -> None:
+    out = tmp_path / "sent" / "report.html"
+    result = runner.invoke(app, ["report", str(large.written.page.with_name("run")), "--html", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    message = " ".join(result.stderr.split())
+    assert (
+        f"HTML report written to {out}, its attempts in 8 chunks in {out.with_name('report.files')}/ (send both)"
+        in message
+    )

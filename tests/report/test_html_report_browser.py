@@ -315,6 +315,17 @@ def test_a_missing_chunk_file_is_named_on_the_page(opened: Opened, browser: Any,
     page.close()
 
 
+def test_a_chunk_of_another_report_is_refused(opened: Opened, browser: Any, synth: Any, tmp_path: Path) -> None:
+    other = load_runs([synth.write_run(tmp_path / "run", synth.standard_trials())])
+    write_html(tmp_path / "report.html", other, build_report(other), limits=ChunkLimits(attempts=8))
+    (tmp_path / "report.html").write_bytes((opened.directory / "report.html").read_bytes())  # a stale folder
+    page = browser.new_page()
+    page.goto((tmp_path / "report.html").as_uri())
+    page.wait_for_selector("#attempt-view[data-loaded]")
+    assert "report.files/attempts-0001.js belongs to another report" in page.inner_text("#attempt-error")
+    page.close()
+
+
 @pytest.fixture(scope="module")
 def short_page(tmp_path_factory: pytest.TempPathFactory, synth: Any, browser: Any) -> Iterator[Any]:
     """A run at --repeat 5 with tasks (5, 5), (1, 1), (5, 2); the short task's four errors spent $0.25 each."""

@@ -53,10 +53,12 @@ def report(
         render_report(document, Console())
     if html is not None:
         try:
-            write_html(html, loaded, document.model_dump(mode="json"))
+            written = write_html(html, loaded, document.model_dump(mode="json"))
         except OSError as e:
             fail(f"{html}: cannot write the HTML report: {e}")
-        err_console.print(f"HTML report written to {html}", highlight=False)
+        chunks = written.chunks
+        beside = f", its attempts in {len(chunks)} chunks in {chunks[0].parent}/ (send both)" if chunks else ""
+        err_console.print(f"HTML report written to {html}{beside}", highlight=False)
 
 
 def compare(
