@@ -4,7 +4,9 @@ sandboxed subprocess (own process, no network, no processes, no file writes, tim
 from __future__ import annotations
 
 import asyncio
+import shutil
 import socket
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,8 @@ import yaml
 
 from statebox.compat.thinkingbox import TbCheckout, load_tb_suite
 from statebox.compat.thinkingbox.custom_check import (
+    HOOK_ONLY,
+    ISOLATED,
     CustomCheck,
     CustomCheckInfraError,
     CustomCheckResult,
@@ -333,3 +337,25 @@ def test_a_python_that_cannot_run_the_sandbox_is_a_one_line_infrastructure_error
     with pytest.raises(CustomCheckInfraError) as caught:
         asyncio.run(CustomCheckRunner("/bin/false", LIMITS).run(check, effects()))
     assert str(caught.value) == f"{FILE}:test_passes: custom check sandbox died without a verdict: exit status 1"
+
+
+def test_the_check_runs_in_its_own_network_namespace_where_the_system_allows_it(checkout: TbCheckout) -> None:
+    unshare = shutil.which("unshare")
+    if unshare is None or subprocess.run([unshare, "-rn", "true"], capture_output=True).returncode != 0:
+        pytest.skip("user and network namespaces are not available to this user here")
+    assert run(checkout, "test_passes", effects()).isolation == ISOLATED
+
+
+def test_without_namespaces_the_audit_hook_alone_keeps_the_check_off_the_network(
+    checkout: TbCheckout, tmp_path: Path
+) -> None:
+    refusing = tmp_path / "unshare"  # an unshare that may not create namespaces, as in many containers
+    refusing.write_text("#!/bin/sh\necho 'unshare: unshare failed: Operation not permitted' >&2\nexit 1\n")
+    refusing.chmod(0o755)
+    runner = CustomCheckRunner(sys.executable, LIMITS, unshare=str(refusing))
+    check = checkout.custom_check(f"{FILE}:test_connects")
+    assert check is not None
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        result = asyncio.run(runner.run(check, effects(port=listener.getsockname()[1])))
+    assert (result.isolation, result.status) == (HOOK_ONLY, "error")
+    assert "custom-check sandbox refuses socket." in result.message, result.describe()

@@ -18,10 +18,8 @@ import json
 import os
 import shutil
 import signal
-import subprocess
 import time
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,6 +36,9 @@ RESULT_CAP = 1024 * 1024  # bytes of the result channel kept
 STDERR_CAP = 4096
 
 CheckStatus = Literal["passed", "failed", "error"]
+UNSHARE = "unshare"
+ISOLATED = "unshare -rn + audit hook"
+HOOK_ONLY = "audit hook"  # where user namespaces are not allowed
 
 
 class CustomCheck(BaseModel):
@@ -64,6 +65,7 @@ class CustomCheckResult(BaseModel):
     label: str = ""
     judge_calls: list[dict[str, Any]] = Field(default_factory=list)  # asked, answered yes: not judged
     seconds: float = 0.0
+    isolation: str = ""  # how the sandbox kept the check off the network: ISOLATED or HOOK_ONLY
 
     @property
     def passed(self) -> bool:
@@ -94,43 +96,43 @@ class SandboxLimits:
 
 
 class CustomCheckRunner:
-    """Runs custom checks with one Python and one set of limits; probes `unshare -rn` once."""
+    """Runs custom checks with one Python and one set of limits, inside `unshare -rn` (its own user
+    and network namespace) where the system allows it, else with the audit hook alone."""
 
-    def __init__(self, python: str, limits: SandboxLimits | None = None) -> None:
+    def __init__(self, python: str, limits: SandboxLimits | None = None, unshare: str | None = UNSHARE) -> None:
         self.python = os.path.abspath(python) if os.sep in python else (shutil.which(python) or python)
         self.limits = limits or SandboxLimits()
+        self.unshare = shutil.which(unshare) if unshare else None
 
-    @cached_property
-    def network_isolation(self) -> list[str]:
-        """`unshare -rn` (own user and network namespace) when it works here, else nothing."""
-        unshare = shutil.which("unshare")
-        if unshare is None:
-            return []
-        try:
-            probe = subprocess.run([unshare, "-rn", "true"], capture_output=True, timeout=10)
-        except (OSError, subprocess.SubprocessError):
-            return []
-        return [unshare, "-rn"] if probe.returncode == 0 else []
-
-    def command(self) -> list[str]:
-        return [*self.network_isolation, self.python, "-I", "-X", "utf8", str(SANDBOX_SCRIPT)]
+    def command(self, isolated: bool) -> list[str]:
+        prefix = [self.unshare, "-rn"] if isolated and self.unshare else []
+        return [*prefix, self.python, "-I", "-X", "utf8", str(SANDBOX_SCRIPT)]
 
     async def run(self, check: CustomCheck, effects: dict[str, Any]) -> CustomCheckResult:
         """The check's verdict on `effects`; a limit hit or a broken sandbox raises `CustomCheckInfraError`."""
-        request = {
+        request = json.dumps({
             "file": check.file, "label": check.label, "function": check.function, "data_root": check.data_root,
             "effects": effects, "limits": {"cpu_s": self.limits.cpu_s, "memory_mb": self.limits.memory_mb},
-        }  # fmt: skip
+        }).encode()  # fmt: skip
         started = time.monotonic()
+        isolated = self.unshare is not None
+        code, out, err = await self._exchange(check, request, isolated)
+        if isolated and code == 1 and not out and err.startswith(b"unshare:"):  # no namespaces here
+            isolated = False
+            code, out, err = await self._exchange(check, request, isolated)
+        result = _result(check, code, out, err, time.monotonic() - started, self.limits)
+        return result.model_copy(update={"isolation": ISOLATED if isolated else HOOK_ONLY})
+
+    async def _exchange(self, check: CustomCheck, request: bytes, isolated: bool) -> tuple[int | None, bytes, bytes]:
         try:
             process = await asyncio.create_subprocess_exec(
-                *self.command(), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                *self.command(isolated), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, cwd=check.data_root, env=_sandbox_env(), start_new_session=True,
             )  # fmt: skip
         except OSError as e:
             raise CustomCheckInfraError(f"{check.task_id}: custom check sandbox did not start: {e}") from None
         try:
-            out, err = await asyncio.wait_for(_exchange(process, json.dumps(request).encode()), self.limits.wall_s)
+            out, err = await asyncio.wait_for(_talk(process, request), self.limits.wall_s)
         except TimeoutError:
             _kill(process)
             await process.wait()
@@ -139,8 +141,7 @@ class CustomCheckRunner:
             ) from None
         finally:
             _kill(process)
-        seconds = time.monotonic() - started
-        return _result(check, process.returncode, out, err, seconds, self.limits)
+        return process.returncode, out, err
 
 
 def _sandbox_env() -> dict[str, str]:
@@ -148,7 +149,7 @@ def _sandbox_env() -> dict[str, str]:
     return {**keep, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
 
 
-async def _exchange(process: asyncio.subprocess.Process, request: bytes) -> tuple[bytes, bytes]:
+async def _talk(process: asyncio.subprocess.Process, request: bytes) -> tuple[bytes, bytes]:
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     with contextlib.suppress(BrokenPipeError, ConnectionResetError):
         process.stdin.write(request)
