@@ -283,6 +283,19 @@ def test_drill_down_of_a_passed_attempt_has_no_discrepancies(page: Any) -> None:
     assert "None: the end state matches what was required." in page.inner_text("#attempt-view")
 
 
+def test_task_table_filters_by_task_id_and_failed_attempts(page: Any) -> None:
+    page.select_option("#drill-run", label=MODELS[0])
+    listed = "rows => rows.map(r => r.dataset.taskId)"
+    page.fill("#drill-search", "r")
+    assert page.eval_on_selector_all("tr.task-row", listed) == ["r1", "r2", "r3"]
+    page.check("#drill-failing")
+    assert page.eval_on_selector_all("tr.task-row", listed) == ["r2", "r3"], "r1 passed all four attempts"
+    assert page.inner_text("#drill-count") == "2 of 5 tasks"
+    page.fill("#drill-search", "")
+    page.uncheck("#drill-failing")
+    assert page.eval_on_selector_all("tr.task-row", listed) == ["i1", "i2", "r1", "r2", "r3"]
+
+
 def _chunk_requests(urls: list[str]) -> list[str]:
     return sorted({url.rsplit("/", 1)[-1] for url in urls if "/report.files/attempts-" in url})
 

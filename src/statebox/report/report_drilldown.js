@@ -1,15 +1,19 @@
 // Drill-down: a run's tasks -> a task's attempts -> one attempt's transcript beside its state diff.
 // The tasks and attempt buttons come from the page's index; the attempt itself from its chunk (load).
 function drilldown(runs, load) {
-  const state = { run: 0, domain: "", task: null, repeat: null, shown: 0 };
+  const state = { run: 0, domain: "", search: "", failing: false, task: null, repeat: null, shown: 0 };
   const indexes = new Map();
   const runSelect = el("select", { id: "drill-run", "aria-label": "run" },
     runs.map((r, i) => el("option", { value: i }, r.label)));
   const domainSelect = el("select", { id: "drill-domain", "aria-label": "domain" });
+  const search = el("input", { id: "drill-search", type: "search", placeholder: "task id contains…", "aria-label": "task id" });
+  const failing = el("input", { id: "drill-failing", type: "checkbox" });
+  const shown = el("span", { class: "muted", id: "drill-count" });
   const taskBody = el("tbody", { id: "task-rows" });
   const attemptView = el("div", { id: "attempt-view" });
   const controls = el("div", { class: "controls" },
-    runs.length > 1 ? el("label", {}, "Run ", runSelect) : null, el("label", {}, "Domain ", domainSelect));
+    runs.length > 1 ? el("label", {}, "Run ", runSelect) : null, el("label", {}, "Domain ", domainSelect),
+    el("label", {}, "Task ", search), el("label", {}, failing, " with a failed attempt"), shown);
   const table = el("div", { class: "task-scroll" }, el("table", { id: "task-table" },
     el("thead", {}, el("tr", {}, el("th", {}, "task"), el("th", {}, "domain"), el("th", { class: "num" }, "passed"), el("th", {}, "attempts"))),
     taskBody));
@@ -24,7 +28,8 @@ function drilldown(runs, load) {
   }
 
   function tasks() {
-    return runTasks().filter((t) => !state.domain || t.domain === state.domain);
+    return runTasks().filter((t) => (!state.domain || t.domain === state.domain)
+      && (!state.search || t.task_id.includes(state.search)) && (!state.failing || t.attempts.some((a) => !a.passed && !flagged(a))));
   }
 
   function renderDomains() {
@@ -41,7 +46,9 @@ function drilldown(runs, load) {
 
   function renderTasks() {
     clear(taskBody);
-    for (const task of tasks()) {
+    const listed = tasks();
+    shown.textContent = `${listed.length} of ${runTasks().length} tasks`;
+    for (const task of listed) {
       const counted = task.attempts.filter((a) => !flagged(a)); // simulator faults are left out of the counts
       const n = counted.length, c = counted.filter((a) => a.passed).length;
       const row = el("tr", { class: "task-row" + (task.task_id === state.task ? " selected" : ""), "data-task-id": task.task_id, tabindex: 0 },
@@ -106,6 +113,8 @@ function drilldown(runs, load) {
 
   runSelect.addEventListener("change", () => { state.run = Number(runSelect.value); state.domain = ""; start(); });
   domainSelect.addEventListener("change", () => { state.domain = domainSelect.value; renderTasks(); });
+  search.addEventListener("input", () => { state.search = search.value.trim(); renderTasks(); });
+  failing.addEventListener("change", () => { state.failing = failing.checked; renderTasks(); });
 
   function start() {
     renderDomains();

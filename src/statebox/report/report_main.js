@@ -85,7 +85,7 @@ function main() {
   document.body.append(
     el("header", { class: "page" },
       el("h1", {}, "statebox report ", el("span", {}, suites)),
-      el("p", {}, `${runs.length} run${runs.length === 1 ? "" : "s"} · ${attempts} attempts · infrastructure errors: ${conventions.replace("errors-", "")} · statebox ${data.statebox_version}`)),
+      el("p", {}, `${runs.length} run${runs.length === 1 ? "" : "s"} · ${attempts.toLocaleString("en-US")} attempts · infrastructure errors: ${conventions.replace("errors-", "")} · statebox ${data.statebox_version}`)),
     el("main", {},
       warningsBox(data),
       leaderboard(runs),
