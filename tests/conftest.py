@@ -33,6 +33,7 @@ SLOW = (
     "mcp/test_hosted_suites.py",
     "report/test_html_report_browser.py",
     "compat/test_tb_forkserver.py",
+    "compat/test_tb_shared_template.py",
     "compat/test_tb_custom_check.py::test_a_check_that_",  # the time and memory limits, hit for real
     "compat/test_tb_custom_check_grading.py",
     "domains/test_every_domain.py::test_every_task_passes_every_validation_check",

@@ -1,12 +1,15 @@
 """statebox fork-server template: import a tool server once, fork a fresh copy per attempt.
 
 Run by path with the tool server's own Python (standard library only; statebox need not be
-installed there): `python fork_template.py --control-fd N --module pkg.server [-- ARGS...]`.
+installed there): `python fork_template.py --control-fd N --module pkg.server [--module
+other.server ...] [-- ARGS...]`. One template may serve several servers of the same Python,
+environment and folder: their shared imports (the MCP framework, say) are then paid once.
 
 Start-up, before any thread or event loop exists: import the server and learn its lazy
 imports from one trial child (`fork_preload.py`, next to this file), then report
 `{"ready": ...}` on the control socket (AF_UNIX, SOCK_SEQPACKET). Then, per request
-`{"op": "fork"}` carrying two descriptors (the child's stdio socket and its stderr), fork a
+`{"op": "fork", "module": M, "args": [...]}` (default: the first module and the command
+line's ARGS) carrying two descriptors (the child's stdio socket and its stderr), fork a
 child that takes them as fds 0/1 and 2, becomes its own process group and runs the server;
 answer `{"pid": N}` with a pidfd when the kernel has them. The template reaps its children,
 and when the control socket reaches end-of-file (statebox closed it or died) it kills their
@@ -59,7 +62,7 @@ def load_sibling(name: str) -> Any:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--control-fd", type=int, required=True)
-    parser.add_argument("--module", required=True)
+    parser.add_argument("--module", action="append", required=True, help="a server module; may repeat")
     parser.add_argument("--exact", action="store_true", help="always run the module as python -m does")
     parser.add_argument("--no-probe", action="store_true", help="do not learn the imports of a trial run")
     parser.add_argument("args", nargs="*")
@@ -68,26 +71,34 @@ def main() -> None:
     preloader = load_sibling("fork_preload")
     control = socket.socket(fileno=options.control_fd)
     started = time.monotonic()
-    try:
-        plan, failed = preloader.prepare(options.module, options.exact)
-    except BaseException as exc:  # the server cannot even be imported: say why, then stop
-        send(control, {"error": f"cannot load {options.module}: {exc!r}", "traceback": traceback.format_exc()})
-        raise SystemExit(1) from None
+    plans: dict[str, Any] = {}
+    failed: list[str] = []
+    for module in dict.fromkeys(options.module):
+        try:
+            plans[module], failures = preloader.prepare(module, options.exact)
+        except BaseException as exc:  # the server cannot even be imported: say why, then stop
+            send(control, {"error": f"cannot load {module}: {exc!r}", "traceback": traceback.format_exc()})
+            raise SystemExit(1) from None
+        failed += failures
     child = ChildSetup(control, os.getpid(), load_prctl())
+    learned = []
+    for plan in [] if options.no_probe else plans.values():
 
-    def run_trial(stdio: int, report: int) -> None:
-        run_child(child, [stdio, os.dup(2)], plan, options.args, report)
+        def run_trial(stdio: int, report: int, plan: Any = plan) -> None:
+            run_child(child, [stdio, os.dup(2)], plan, options.args, report)
 
-    learned = [] if options.no_probe else preloader.learn_imports(run_trial)
+        learned += preloader.learn_imports(run_trial)
     threads = sys.modules["threading"].active_count() if "threading" in sys.modules else 1
-    send(control, {"ready": True, "pid": os.getpid(), "mode": plan.mode, "preload_s": time.monotonic() - started,
+    first = next(iter(plans.values()))
+    send(control, {"ready": True, "pid": os.getpid(), "mode": first.mode, "preload_s": time.monotonic() - started,
+                   "modes": {name: plan.mode for name, plan in plans.items()},
                    "failed_imports": failed, "learned_imports": len(learned), "threads": threads})  # fmt: skip
     gc.collect()
     gc.freeze()  # children's collections then skip what the template holds, sparing its pages copy-on-write
-    serve(child, plan, options.args)
+    serve(child, plans, options.args)
 
 
-def serve(child: ChildSetup, plan: Any, args: list[str]) -> None:
+def serve(child: ChildSetup, plans: dict[str, Any], args: list[str]) -> None:
     """Fork one child per request until the control socket closes; then kill what is left."""
     children: set[int] = set()
 
@@ -108,7 +119,8 @@ def serve(child: ChildSetup, plan: Any, args: list[str]) -> None:
         if not message:
             break
         request = json.loads(message)
-        if request.get("op") != "fork" or len(fds) != 2:
+        plan = plans.get(request.get("module") or next(iter(plans)))
+        if request.get("op") != "fork" or len(fds) != 2 or plan is None:
             close_all(fds)
             send(control, {"id": request.get("id"), "error": f"bad request {request!r} with {len(fds)} fds"})
             continue

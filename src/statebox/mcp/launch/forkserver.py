@@ -41,7 +41,8 @@ _TAIL_CHARS = 2000
 
 @dataclass(frozen=True)
 class ForkTarget:
-    """What the template runs: `python -m module args...` with this environment and folder."""
+    """What the template runs: `python -m module args...` with this environment and folder; with
+    `also`, more server modules of the same Python, environment and folder (`fork(module=...)`)."""
 
     module: str
     args: tuple[str, ...] = ()
@@ -50,6 +51,11 @@ class ForkTarget:
     cwd: str | None = None
     exact: bool = False  # always re-run the module as `python -m` does (see fork_preload.py)
     probe: bool = True  # learn lazy imports from one trial run at start-up (see fork_preload.py)
+    also: tuple[str, ...] = ()  # more modules the same template imports and forks
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((self.module, *self.also)))
 
 
 class ForkedChild:
@@ -147,8 +153,9 @@ class ForkServer:
         self._control = ours
         # Append mode: the template writes through the same file, and reading must not move that.
         self._log = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 - lives as long as the template
+        modules = [part for module in self.target.modules for part in ("--module", module)]
         command = [self.target.python, str(TEMPLATE), "--control-fd", str(theirs.fileno()),
-                   "--module", self.target.module, *(["--exact"] if self.target.exact else []),
+                   *modules, *(["--exact"] if self.target.exact else []),
                    *([] if self.target.probe else ["--no-probe"]),
                    "--", *self.target.args]  # fmt: skip
         try:
@@ -171,15 +178,21 @@ class ForkServer:
             raise self._failure(f"could not load the server: {reply.get('error', reply)}")
         self.ready = reply
 
-    async def fork(self, stderr: IO[Any] | int) -> ForkedChild:
-        """A fresh child of the template with `stderr` as its fd 2; raises ToolServerError on failure."""
+    async def fork(
+        self, stderr: IO[Any] | int, module: str | None = None, args: tuple[str, ...] | None = None
+    ) -> ForkedChild:
+        """A fresh child of the template running `module` (default: the target's) with `args`
+        (default: the target's), `stderr` as its fd 2; raises ToolServerError on failure."""
+        request: dict[str, Any] = {"op": "fork", "module": module or self.target.module}
+        if args is not None:
+            request["args"] = list(args)
         stderr_fd = stderr if isinstance(stderr, int) else stderr.fileno()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             async with self._lock:
                 self._last_request += 1
                 with anyio.move_on_after(self.fork_timeout_s) as scope:
-                    await self._send({"op": "fork", "id": self._last_request}, [theirs.fileno(), stderr_fd])
+                    await self._send({**request, "id": self._last_request}, [theirs.fileno(), stderr_fd])
                     reply, fds = await self._receive_reply(self._last_request)
                 if scope.cancelled_caught:
                     raise self._failure(f"did not fork within {self.fork_timeout_s:g} s")

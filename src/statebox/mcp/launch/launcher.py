@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import IO
@@ -28,7 +28,7 @@ from statebox.mcp.launch.forkserver import ForkServer, ForkTarget
 from statebox.mcp.launch.processes import stderr_file
 from statebox.mcp.launch.server import StartedServer, ToolServer
 from statebox.mcp.launch.spec import DEFAULT_CALL_TIMEOUT_S, DEFAULT_START_TIMEOUT_S, EnvHook, LaunchSpec
-from statebox.mcp.launch.starters import ForkStarter, PlainStarter, ServerProcess, Starter
+from statebox.mcp.launch.starters import ForkStarter, PlainStarter, ServerProcess, SharedTemplate, Starter
 
 
 @dataclass(eq=False)
@@ -102,11 +102,23 @@ class ToolServerLauncher:
 
     async def prepare(self, *names: str) -> None:
         """Pay each server's start-up cost now (a template's import) and start processes ahead,
-        rather than at the first attempt. Raises ToolServerError if a template cannot start."""
-        for name in names:
-            server = self._server(name)
+        rather than at the first attempt. Forked servers of the same Python, environment and
+        folder share one template, which imports their modules one after the other (their common
+        imports, such as the MCP framework, once); templates start side by side. Raises
+        ToolServerError if a template cannot start."""
+        servers = [self._server(name) for name in dict.fromkeys(names)]
+        self._share_templates(servers)
+
+        async def prepare_one(server: _Server) -> None:
             await server.starter.prepare()
             self._refill_soon(server)
+
+        try:
+            async with anyio.create_task_group() as group:
+                for server in servers:
+                    group.start_soon(prepare_one, server)
+        except BaseExceptionGroup as failed:  # the first failure, as when they started one by one
+            raise failed.exceptions[0] from None
 
     @asynccontextmanager
     async def start(self, name: str) -> AsyncIterator[StartedServer]:
@@ -126,6 +138,24 @@ class ToolServerLauncher:
             server = ToolServer(started, session, self.call_timeout_s)
             await server.guard("the MCP handshake", session.initialize, self.start_timeout_s)
             yield server
+
+    @staticmethod
+    def _share_templates(servers: list[_Server]) -> None:
+        """One template for each group of forked servers with the same Python, environment and folder
+        whose own templates have not started yet."""
+        groups: dict[tuple[object, ...], list[ForkStarter]] = {}
+        for server in servers:
+            starter = server.starter
+            if isinstance(starter, ForkStarter) and starter.template is None:
+                t = starter.target
+                key = (t.python, tuple(sorted(t.env.items())), t.cwd, t.exact, t.probe)
+                groups.setdefault(key, []).append(starter)
+        for starters in groups.values():
+            if len(starters) > 1:
+                first, rest = starters[0].target, [s.target.module for s in starters[1:]]
+                shared = SharedTemplate(replace(first, also=tuple(rest)), "+".join(s.name for s in starters))
+                for starter in starters:
+                    starter.share(shared)
 
     def _server(self, name: str) -> _Server:
         if name not in self._servers:
