@@ -3,7 +3,9 @@
 Per attempt: a fresh process per server (forked from a template when the command allows),
 `__reserved__init` with the merged world state, the scenario's tools for the agent, then
 `__reserved__geteffects` for the verdict. `aclose()` asks each server to tear down (failures
-tolerated) and always kills the processes, on errors and cancellation too.
+tolerated) when a Typesense is in use (the servers' teardown only cleans their Typesense
+collections; with embedded search there is nothing to clean, and asking costs a round trip per
+server), and always kills the processes, on errors and cancellation too.
 """
 
 from __future__ import annotations
@@ -115,7 +117,7 @@ class TbBackend(AttemptBackend):
 
     async def aclose(self) -> None:
         try:
-            for link in self.links:
+            for link in self.links if self.runtime.options.typesense_url is not None else ():
                 if link.failure is None:
                     with contextlib.suppress(Exception):
                         teardown = partial(reserved_teardown, link.session)

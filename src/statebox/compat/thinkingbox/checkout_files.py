@@ -18,6 +18,8 @@ from statebox.compat.thinkingbox.models import (
 )
 
 M = TypeVar("M", bound=BaseModel)
+# libyaml's safe loader where PyYAML was built with it: the same documents, ~7x faster to read
+SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_yaml(path: Path, what: str) -> Any:
@@ -29,7 +31,7 @@ def read_yaml(path: Path, what: str) -> Any:
     except OSError as exc:
         raise TbFormatError(f"{what} cannot be read: {path} ({exc})") from exc
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=SAFE_LOADER)
     except yaml.YAMLError as exc:
         raise TbFormatError(f"{path}: invalid YAML: {exc}") from exc
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from statebox.compat.thinkingbox.checkout_files import SAFE_LOADER
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.models import Check
 
@@ -76,7 +77,7 @@ def load_yaml_block(text: str, where: str) -> dict[str, Any]:
     """The YAML of a `\"\"\"!` string (the mark removed, indentation cleaned) as a mapping."""
     body = inspect.cleandoc(text[len(MARK) :])
     try:
-        data = yaml.safe_load(body) if body.strip() else {}
+        data = yaml.load(body, Loader=SAFE_LOADER) if body.strip() else {}
     except yaml.YAMLError as exc:
         raise TbFormatError(f"{where}: invalid YAML: {exc}") from exc
     if data is None:

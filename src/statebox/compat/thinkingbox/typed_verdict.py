@@ -117,7 +117,11 @@ def _tables(state: Any) -> dict[str, list[dict[str, Any]]] | None:
     for table, rows in state.items():
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             return None
-        out[str(table)] = [{k: _canonical(v) for k, v in row.items()} for row in rows]
+        # Most fields are plain values: only rows holding a list or a dict are rebuilt.
+        out[str(table)] = [
+            {k: _canonical(v) for k, v in row.items()} if any(isinstance(v, list | dict) for v in row.values()) else row
+            for row in rows
+        ]
     return out
 
 
@@ -125,12 +129,17 @@ def _canonical(value: Any) -> Any:
     """Lists of plain values in a stable order (their order is not part of the state)."""
     if isinstance(value, list):
         items = [_canonical(v) for v in value]
-        if all(not isinstance(v, dict | list) for v in items):
-            return sorted(items, key=lambda v: json.dumps(v, default=str))
+        if len(items) > 1 and all(not isinstance(v, dict | list) for v in items):
+            return sorted(items, key=_plain_order)
         return items
     if isinstance(value, dict):
         return {k: _canonical(v) for k, v in value.items()}
     return value
+
+
+def _plain_order(value: Any) -> tuple[str, str]:
+    """A total order on plain JSON values (strings, numbers, booleans, null), by type, then text."""
+    return type(value).__name__, str(value)
 
 
 def _distinct(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> bool:
