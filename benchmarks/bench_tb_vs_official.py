@@ -89,7 +89,7 @@ class Endpoint:
             return dict(json.loads(response.read()))
 
     def close(self) -> None:
-        tb_official.stop(self.process)  # type: ignore[arg-type]
+        tb_official.stop(self.process)
 
 
 class PssSampler:
@@ -137,6 +137,15 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+def own_cpu_s(pid: int) -> float:
+    """A live process's own CPU seconds (user + system, its children not counted); 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pss_kb(pid: int) -> int:
     try:
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
@@ -158,23 +167,32 @@ def run_statebox(
     trials = out / "trials.jsonl"
     environ = {**os.environ, "OPENAI_API_KEY": "unused"}
     started = time.perf_counter()
-    first_line_s = None
+    first_line_s, own_cpu_first, own_cpu = None, 0.0, 0.0
     with (out.parent / f"{out.name}.log").open("wb") as log:
         process = subprocess.Popen(command, env=environ, stdout=log, stderr=subprocess.STDOUT)
         sampler = PssSampler(process.pid) if pss else None
         with sampler or _Nothing():
-            while process.poll() is None:
+            while True:
+                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+                if pid == process.pid:
+                    break
+                own_cpu = own_cpu_s(process.pid) or own_cpu
                 if first_line_s is None and trials.is_file() and trials.stat().st_size > 0:
-                    first_line_s = time.perf_counter() - started
-                time.sleep(0.005)
+                    first_line_s, own_cpu_first = time.perf_counter() - started, own_cpu
+                time.sleep(0.01)
     wall = time.perf_counter() - started
-    if process.returncode != 0:
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
         tail = (out.parent / f"{out.name}.log").read_text(errors="replace").strip().splitlines()[-5:]
-        raise RuntimeError(f"statebox run failed ({process.returncode}): " + " | ".join(tail))
+        raise RuntimeError(f"statebox run failed ({code}): " + " | ".join(tail))
     rows = [json.loads(line) for line in trials.read_text().splitlines() if line.strip()]
     result: dict[str, Any] = {"wall_s": wall, "attempts": len(rows), "passed": sum(bool(r["passed"]) for r in rows)}
+    # CPU: the whole tree (statebox, its templates, every server child they reaped) and statebox's own
+    result["cpu_s"] = usage.ru_utime + usage.ru_stime
+    result["own_cpu_s"] = own_cpu
     if first_line_s is not None and rows:
         result["startup_s"] = first_line_s - rows[0]["timings"]["total_s"]  # until the first attempt began
+        result["own_cpu_per_attempt_ms"] = 1000 * (own_cpu - own_cpu_first) / max(1, len(rows) - 1)
     result["phases"] = phases(rows)
     if sampler is not None:
         result["pss_peak_mb"] = sampler.peak_kb / 1024
@@ -276,11 +294,13 @@ def side_by_side(
         )
         run["endpoint_requests"] = _requests(endpoint.stats()) - _requests(before)
         run["attempts_per_s"] = run["attempts"] / run["wall_s"]
+        run["cpu_per_attempt_s"] = run["cpu_s"] / max(1, run["attempts"])
         run["load"] = load()
         report["official"] = run
         counts = f"{run['attempts']} attempts ({run['passed']} passed, {run['errors']} errors)"
         rate = f"{run['wall_s']:.1f} s = {run['attempts_per_s']:.2f} attempts/s"
         print(f"official tb infer: {counts} in {rate}; {run['load']}", flush=True)
+        print(f"  CPU {run['cpu_s']:.1f} s = {run['cpu_per_attempt_s']:.2f} s per attempt", flush=True)
     if args.only in ("both", "statebox"):
         before = endpoint.stats()
         run = run_statebox(env, endpoint.url, test_list, work / "statebox", repeat=args.repeat,
@@ -290,18 +310,26 @@ def side_by_side(
         busy_ms = 1000 * (after["busy_s"] - before["busy_s"])
         run["endpoint_busy_ms_per_request"] = busy_ms / max(1, run["endpoint_requests"])
         run["attempts_per_s"] = run["attempts"] / run["wall_s"]
+        run["cpu_per_attempt_s"] = run["cpu_s"] / max(1, run["attempts"])
         run["load"] = load()
         report["statebox"] = run
         rate = f"{run['wall_s']:.1f} s = {run['attempts_per_s']:.2f} attempts/s"
         startup = f"start-up {run.get('startup_s', 0):.2f} s"
         counts = f"{run['attempts']} attempts ({run['passed']} passed)"
         print(f"statebox run:      {counts} in {rate} ({startup}); {run['load']}")
+        own = run.get("own_cpu_per_attempt_ms", float("nan"))
+        print(
+            f"  CPU {run['cpu_s']:.1f} s = {run['cpu_per_attempt_s']:.2f} s per attempt "
+            f"(statebox's own process, after the first attempt: {own:.1f} ms per attempt)",
+            flush=True,
+        )
         print("statebox medians per attempt: " + ", ".join(f"{k} {v}" for k, v in run["phases"].items())
               + f"; endpoint's own time {run['endpoint_busy_ms_per_request']:.2f} ms per request")  # fmt: skip
     if "official" in report and "statebox" in report:
         ratio = report["statebox"]["attempts_per_s"] / report["official"]["attempts_per_s"]
-        report["ratio"] = ratio
-        print(f"ratio statebox / official: {ratio:.1f}x")
+        cpu_ratio = report["official"]["cpu_per_attempt_s"] / report["statebox"]["cpu_per_attempt_s"]
+        report["ratio"], report["cpu_ratio"] = ratio, cpu_ratio
+        print(f"ratio statebox / official: {ratio:.1f}x attempts/s; {cpu_ratio:.1f}x less CPU per attempt")
     return report
 
 

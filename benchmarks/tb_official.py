@@ -145,17 +145,19 @@ class OfficialRun:
                            "--batch-size", str(batch), "--output", str(output)]  # fmt: skip
                 started = time.perf_counter()
                 with (self.work / "infer.log").open("wb") as infer_log:
-                    done = subprocess.run(command, cwd=self.copy, env=environ, stdout=infer_log,
-                                          stderr=subprocess.STDOUT, timeout=timeout_s, check=False)  # fmt: skip
+                    infer = subprocess.Popen(command, cwd=self.copy, env=environ, stdout=infer_log,
+                                             stderr=subprocess.STDOUT)  # fmt: skip
+                    status, infer_cpu = wait_measured(infer, timeout_s)
                 wall = time.perf_counter() - started
             finally:
-                stop(proxy)
-        if done.returncode != 0:
+                proxy_cpu = stop(proxy)
+        if status != 0:
             tail = (self.work / "infer.log").read_text(errors="replace").strip().splitlines()[-5:]
-            raise OfficialError(f"tb infer failed ({done.returncode}): " + " | ".join(tail))
+            raise OfficialError(f"tb infer failed ({status}): " + " | ".join(tail))
         rows = [json.loads(line) for line in output.read_text().splitlines() if line.strip()]
         return {"wall_s": wall, "attempts": len(rows), "passed": sum(row_passed(r) for r in rows),
-                "errors": sum(bool(r.get("is_system_error")) for r in rows)}  # fmt: skip
+                "errors": sum(bool(r.get("is_system_error")) for r in rows),
+                "cpu_s": infer_cpu + proxy_cpu, "proxy_cpu_s": proxy_cpu}  # fmt: skip
 
 
 def row_passed(row: dict[str, Any]) -> bool:
@@ -186,15 +188,41 @@ def wait_port(port: int, process: subprocess.Popen[bytes], timeout_s: float) -> 
     raise OfficialError(f"tb mcp-start did not listen on port {port} within {timeout_s:g} s")
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """End a process we started, with its process group (its server processes)."""
-    if process.poll() is None:
-        os.killpg(process.pid, 15)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, 9)
-            process.wait()
+def wait_measured(process: subprocess.Popen[Any], timeout_s: float) -> tuple[int, float]:
+    """Wait for a process we started: its exit status and the CPU seconds (user + system) it and
+    every descendant it reaped used (wait4's resource usage)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid == process.pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return process.returncode, usage.ru_utime + usage.ru_stime
+        if time.monotonic() > deadline:
+            if _leads_group(process.pid):
+                os.killpg(process.pid, 9)
+            else:
+                process.kill()
+            raise OfficialError(f"{process.args!r} did not finish within {timeout_s:g} s")
+        time.sleep(0.02)
+
+
+def _leads_group(pid: int) -> bool:
+    try:
+        return os.getpgid(pid) == pid
+    except ProcessLookupError:
+        return False
+
+
+def stop(process: subprocess.Popen[Any]) -> float:
+    """End a process we started, with its process group (its server processes); the CPU seconds
+    it and the descendants it reaped used."""
+    if process.returncode is not None:
+        return 0.0
+    os.killpg(process.pid, 15)
+    try:
+        return wait_measured(process, 10.0)[1]
+    except OfficialError:
+        return wait_measured(process, 10.0)[1]
 
 
 def _run(command: list[str]) -> None:
