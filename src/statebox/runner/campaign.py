@@ -22,6 +22,7 @@ from statebox.runner.progress import CampaignProgress
 from statebox.runner.record import ErrorRecord, TrialRecord
 from statebox.runner.source import AttemptSource, source_for
 from statebox.runner.store import RunDir, RunDirError
+from statebox.tasks import Task
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer
@@ -62,6 +63,7 @@ class Campaign:
         self.run_dir = RunDir(config.out)
         prices = PriceOverrides.from_yaml(config.prices_file) if config.prices_file else None
         self.clients: dict[str, ModelClient] = {}
+        self._task_hashes: dict[tuple[str, str], str] = {}  # per task: hashed once per campaign, not per attempt
         for spec in {*config.models, config.resolved_user_model(), config.resolved_judge_model()} - {None}:
             assert spec is not None
             self.clients[spec] = make_client(
@@ -219,7 +221,15 @@ class Campaign:
             rubric_judge=judge,
             time_budget_s=cfg.time_budget_s,
             backend=self.source.backend(item.task),
+            task_hash=self._task_hash(item.task),
         )
+
+    def _task_hash(self, task: Task) -> str:
+        key = (task.domain, task.id)
+        found = self._task_hashes.get(key)
+        if found is None:
+            found = self._task_hashes[key] = task.content_hash()
+        return found
 
     def _error(self, item: WorkItem, e: Exception, plan: AttemptPlan | None = None) -> ErrorRecord:
         kind, message = classify(e)

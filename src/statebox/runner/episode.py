@@ -36,6 +36,7 @@ class AttemptPlan:
     time_budget_s: float = 600.0
     backend: AttemptBackend | None = None  # default: a WorldBackend over the suite's world
     transcript: Transcript = field(default_factory=Transcript)  # filled as it runs; read by `spent` after a failure
+    task_hash: str | None = None  # the task's content hash when the caller has it (default: computed)
 
     @property
     def trial_id(self) -> str:
@@ -109,7 +110,7 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
         effects=state.effects,
         state_hash=verdict.state_hash,
         expected_hash=verdict.expected_hash,
-        task_hash=task.content_hash(),
+        task_hash=plan.task_hash or task.content_hash(),
         transcript=transcript,
     )
 
