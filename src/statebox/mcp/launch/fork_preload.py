@@ -5,7 +5,7 @@ Loaded by `fork_template.py` from its own folder, in the tool server's Python.
   "main_guard" (a plain module with an `if __name__ == "__main__":` block: import the whole
   module here, children run only that block) or "run_module" (packages, other modules, or
   `exact`: import what the code imports, children re-run the module like `python -m`).
-- `learn_imports`: run one trial child and import here what it loaded lazily.
+- `learn_imports`: run one trial child per server (side by side) and import here what they loaded lazily.
 """
 
 from __future__ import annotations
@@ -104,13 +104,31 @@ def preload(package: str, names: list[str]) -> list[str]:
     return failed
 
 
-def learn_imports(run_trial: Callable[[int, int], None], timeout_s: float = 5.0) -> list[str]:
-    """Run one trial child through MCP initialize and tools/list, and import here what it
-    imported lazily (e.g. an event-loop backend), so later children start warm.
+def learn_imports(run_trials: list[Callable[[int, int], None]], timeout_s: float = 5.0) -> list[str]:
+    """Run one trial child per server through MCP initialize and tools/list, and import here what
+    they imported lazily (e.g. an event-loop backend), so later children start warm. The trial
+    children are all forked first, so that they start up side by side, then spoken to in turn.
 
     `run_trial(stdio_fd, report_fd)` runs in the forked trial child and never returns; the
     child writes its module names to `report_fd` when the server returns."""
     known = set(sys.modules)
+    trials = [_fork_trial(run_trial) for run_trial in run_trials]
+    reported = b""
+    for pid, ours, names_in in trials:
+        try:
+            reported += b"\n" + drive_probe(ours, names_in, timeout_s)
+        finally:
+            _end_trial(pid, ours, names_in)
+    learned = []
+    for name in dict.fromkeys(reported.decode().split()):
+        if name not in known and name not in sys.modules:
+            with contextlib.suppress(Exception):  # optional imports the server itself survived
+                importlib.import_module(name)
+                learned.append(name)
+    return learned
+
+
+def _fork_trial(run_trial: Callable[[int, int], None]) -> tuple[int, socket.socket, int]:
     ours, theirs = socket.socketpair()
     names_in, names_out = os.pipe()
     pid = os.fork()
@@ -120,7 +138,10 @@ def learn_imports(run_trial: Callable[[int, int], None], timeout_s: float = 5.0)
         run_trial(theirs.fileno(), names_out)
     os.close(names_out)
     theirs.close()
-    reported = drive_probe(ours, names_in, timeout_s)
+    return pid, ours, names_in
+
+
+def _end_trial(pid: int, ours: socket.socket, names_in: int) -> None:
     for kill in (os.killpg, os.kill):  # its group once it has called setsid, else itself
         with contextlib.suppress(ProcessLookupError, PermissionError):
             kill(pid, signal.SIGKILL)
@@ -128,13 +149,6 @@ def learn_imports(run_trial: Callable[[int, int], None], timeout_s: float = 5.0)
         os.waitpid(pid, 0)
     os.close(names_in)
     ours.close()
-    learned = []
-    for name in dict.fromkeys(reported.decode().split()):
-        if name not in known and name not in sys.modules:
-            with contextlib.suppress(Exception):  # optional imports the server itself survived
-                importlib.import_module(name)
-                learned.append(name)
-    return learned
 
 
 def drive_probe(stdio: socket.socket, names: int, timeout_s: float) -> bytes:

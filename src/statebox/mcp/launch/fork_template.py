@@ -81,13 +81,14 @@ def main() -> None:
             raise SystemExit(1) from None
         failed += failures
     child = ChildSetup(control, os.getpid(), load_prctl())
-    learned = []
-    for plan in [] if options.no_probe else plans.values():
 
-        def run_trial(stdio: int, report: int, plan: Any = plan) -> None:
+    def trial(plan: Any) -> Any:
+        def run_trial(stdio: int, report: int) -> None:
             run_child(child, [stdio, os.dup(2)], plan, options.args, report)
 
-        learned += preloader.learn_imports(run_trial)
+        return run_trial
+
+    learned = [] if options.no_probe else preloader.learn_imports([trial(plan) for plan in plans.values()])
     threads = sys.modules["threading"].active_count() if "threading" in sys.modules else 1
     first = next(iter(plans.values()))
     send(control, {"ready": True, "pid": os.getpid(), "mode": first.mode, "preload_s": time.monotonic() - started,
