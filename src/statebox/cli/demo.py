@@ -11,14 +11,7 @@ import typer
 from rich.console import Console
 
 from statebox.cli.common import err_console, fail, open_suite
-from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
-from statebox.report.aggregate import report_document
-from statebox.report.html import write_html
-from statebox.report.runs import load_runs
-from statebox.report.terminal import render_report
 from statebox.runner.builtin import DEMO_SUITE
-from statebox.runner.campaign import Campaign
-from statebox.runner.plan import CampaignConfig
 
 # Made-up prices for the fake model, so the demo shows cost per success and per dependable task.
 DEMO_PRICES = """\
@@ -43,6 +36,15 @@ def demo(
     error_rate: Annotated[float, typer.Option(help="How often the flaky fake model makes a mistake.")] = 0.3,
 ) -> None:
     """Run the reference agent and a flaky fake model (scripted customer) on a built-in suite, then report both."""
+    # Imported here, not at the top: every other command starts without the campaign, server and report stacks.
+    from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
+    from statebox.report.aggregate import report_document
+    from statebox.report.html import write_html
+    from statebox.report.runs import load_runs
+    from statebox.report.terminal import render_report
+    from statebox.runner.campaign import Campaign
+    from statebox.runner.plan import CampaignConfig
+
     s = open_suite(suite)
     if out.exists():
         if not (out / "reference" / "manifest.json").exists():

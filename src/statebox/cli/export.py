@@ -10,7 +10,6 @@ from typing import Annotated, Any, cast
 import typer
 
 from statebox.cli.common import err_console, fail
-from statebox.openenv.chat import Only, chat_record, wanted
 from statebox.runner.store import RunDir, RunDirError
 from statebox.tasks import discover_domains
 
@@ -32,6 +31,8 @@ def export(
 ) -> None:
     """Write one line per finished attempt: messages (system, user, assistant tool calls, tool results),
     tools, reward, verdict, task id, domain, model and repeat."""
+    from statebox.openenv.chat import Only, chat_record, wanted  # the openenv package: loaded by this command only
+
     if format not in FORMATS:
         fail(f"--format {format!r}: expected one of {', '.join(FORMATS)}")
     if only not in ONLY:

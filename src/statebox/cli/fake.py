@@ -8,8 +8,7 @@ from typing import Annotated, cast
 import typer
 
 from statebox.cli.common import fail, open_suite
-from statebox.fakemodel import MODES, Mode, run_fake_model
-from statebox.mcp import CannotListenError
+from statebox.fakemodel import MODES, Mode
 
 
 def register(app: typer.Typer) -> None:
@@ -30,6 +29,9 @@ def fake_model(
     """Serve a scripted model that plays the suite's tasks (recognised from the opening message only)."""
     if mode not in MODES:
         fail(f"--mode {mode!r}: choose one of {', '.join(MODES)}")
+    from statebox.fakemodel import run_fake_model  # the HTTP stack, loaded only by this command
+    from statebox.mcp import CannotListenError
+
     s = open_suite(suite)
     try:
         run_fake_model(

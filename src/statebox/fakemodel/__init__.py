@@ -9,9 +9,32 @@ by prompt text: `customer` is answered as the task's scripted customer (`custome
 as the rubric judge (`rubric.py`); every other request is the agent under test.
 """
 
-from statebox.fakemodel.app import FakeModelApp, FakeModelConfig, Stats
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from statebox.fakemodel.plan import MISTAKES, MODES, Mode, attempt_mode
-from statebox.fakemodel.serve import FakeModelServer, run_fake_model
+
+if TYPE_CHECKING:
+    from statebox.fakemodel.app import FakeModelApp, FakeModelConfig, Stats
+    from statebox.fakemodel.serve import FakeModelServer, run_fake_model
+
+# The server half (Starlette, the HTTP stack) loads on first use, so the `statebox` command starts without it.
+_SERVER_PARTS = {
+    "FakeModelApp": "app",
+    "FakeModelConfig": "app",
+    "Stats": "app",
+    "FakeModelServer": "serve",
+    "run_fake_model": "serve",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _SERVER_PARTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_SERVER_PARTS[name]}"), name)
+
 
 __all__ = [
     "MISTAKES",

@@ -8,15 +8,51 @@
   (plain or forked) per attempt (see `mcp/launch/`).
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from statebox.mcp.errors import CannotListenError, InsecureBindError, ToolServerError
-from statebox.mcp.hosted import AttemptFactory, HostedAttempt, OnEnd
-from statebox.mcp.inmemory import McpToolSurface, connect_in_memory
-from statebox.mcp.launch import LaunchSpec, ToolServer, ToolServerLauncher, ToolServerSurface
-from statebox.mcp.proxy import run_proxy, running_proxy
-from statebox.mcp.proxy_app import create_proxy_app
-from statebox.mcp.serve import serve_http, serve_stdio
-from statebox.mcp.server import build_server
-from statebox.mcp.servers_file import ServerSpec, load_servers_file
+
+if TYPE_CHECKING:
+    from statebox.mcp.hosted import AttemptFactory, HostedAttempt, OnEnd
+    from statebox.mcp.inmemory import McpToolSurface, connect_in_memory
+    from statebox.mcp.launch import LaunchSpec, ToolServer, ToolServerLauncher, ToolServerSurface
+    from statebox.mcp.proxy import run_proxy, running_proxy
+    from statebox.mcp.proxy_app import create_proxy_app
+    from statebox.mcp.serve import serve_http, serve_stdio
+    from statebox.mcp.server import build_server
+    from statebox.mcp.servers_file import ServerSpec, load_servers_file
+
+# Where each name lives. They load on first use: the MCP SDK costs about half a second to import, and the
+# errors above (which every layer raises or catches) must not bring it in.
+_PARTS = {
+    "AttemptFactory": "hosted",
+    "HostedAttempt": "hosted",
+    "OnEnd": "hosted",
+    "McpToolSurface": "inmemory",
+    "connect_in_memory": "inmemory",
+    "LaunchSpec": "launch",
+    "ToolServer": "launch",
+    "ToolServerLauncher": "launch",
+    "ToolServerSurface": "launch",
+    "run_proxy": "proxy",
+    "running_proxy": "proxy",
+    "create_proxy_app": "proxy_app",
+    "serve_http": "serve",
+    "serve_stdio": "serve",
+    "build_server": "server",
+    "ServerSpec": "servers_file",
+    "load_servers_file": "servers_file",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _PARTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_PARTS[name]}"), name)
+
 
 __all__ = [
     "AttemptFactory",
