@@ -2,6 +2,7 @@
 #   make demo   — the main job on the embedded default
 #   make test   — the test suite (what CI runs)
 #   make test-fast — the inner loop: every test not marked slow, stopping at the first failure
+# Both spread the tests over one process per core (pytest-xdist), a test file to a process.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STATEBOX := $(VENV)/bin/statebox
@@ -26,10 +27,10 @@ browser:
 test: setup browser
 	$(VENV)/bin/ruff check --no-cache src tests benchmarks
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest -p no:cacheprovider
+	$(VENV)/bin/pytest -p no:cacheprovider -n auto --dist loadfile
 
 test-fast: setup
-	$(VENV)/bin/pytest -p no:cacheprovider -m "not slow" -x
+	$(VENV)/bin/pytest -p no:cacheprovider -n auto --dist loadfile -m "not slow" -x
 
 lint: setup
 	$(VENV)/bin/ruff check --no-cache src tests benchmarks
