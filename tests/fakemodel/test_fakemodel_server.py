@@ -90,6 +90,42 @@ def test_latency_delays_every_response() -> None:
         assert time.monotonic() - started >= 0.3
 
 
+def test_latency_runs_from_arrival_so_requests_sent_together_are_answered_together() -> None:
+    async def answer_times(base_url: str, n: int) -> list[float]:
+        async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
+            started = time.monotonic()
+
+            async def one() -> float:
+                await http.post("/chat/completions", json={"model": "fake", "messages": OPENING})
+                return time.monotonic() - started
+
+            return list(await asyncio.gather(*[one() for _ in range(n)]))
+
+    with fake_model(shop_suite(), latency_ms=300) as server:
+        times = asyncio.run(answer_times(server.base_url, 16))
+    assert min(times) >= 0.3
+    assert max(times) < 0.3 + 0.25, times
+
+
+def test_jitter_spreads_latencies_within_latency_plus_or_minus_jitter() -> None:
+    seen = []
+    with (
+        fake_model(shop_suite(), latency_ms=100, latency_jitter_ms=60) as server,
+        httpx.Client(base_url=server.base_url, timeout=5) as http,
+    ):
+        for _ in range(12):
+            started = time.monotonic()
+            http.post("/chat/completions", json={"model": "fake", "messages": OPENING})
+            seen.append(time.monotonic() - started)
+    assert min(seen) >= 0.04 and max(seen) < 0.16 + 0.1, seen
+    assert max(seen) - min(seen) > 0.03, seen  # not all the same
+
+
+def test_jitter_beyond_the_latency_is_refused() -> None:
+    with pytest.raises(ValueError, match="latency_jitter_ms must be between 0 and latency_ms"):
+        FakeModelConfig(latency_ms=100, latency_jitter_ms=150)
+
+
 @pytest.mark.parametrize(
     "body",
     [

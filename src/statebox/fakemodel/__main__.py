@@ -14,7 +14,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("suite", help="a built-in suite, e.g. retail")
     parser.add_argument("--mode", choices=MODES, default="reference")
     parser.add_argument("--error-rate", type=float, default=0.3, help="flaky: chance of a mistake per attempt")
-    parser.add_argument("--latency-ms", type=float, default=0.0)
+    parser.add_argument("--latency-ms", type=float, default=0.0, help="from each request's arrival to its reply")
+    parser.add_argument(
+        "--latency-jitter-ms", type=float, default=0.0, help="each reply's latency uniform in latency +- this"
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=0, help="seeds injected failures")
@@ -31,6 +34,7 @@ def main(argv: list[str] | None = None) -> None:
         a.seed,
         fail_first_n=a.fail_first_n,
         fail_rate=a.fail_rate,
+        latency_jitter_ms=a.latency_jitter_ms,
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -32,11 +33,13 @@ class FakeModelConfig:
 
     mode: Mode = "reference"
     error_rate: float = 0.3  # flaky: probability that an attempt makes a mistake
-    latency_ms: float = 0.0  # added to every chat response
+    latency_ms: float = 0.0  # from a chat request's arrival to its response (the reply is worked out meanwhile)
     seed: int = 0  # seeds the injected failures (fail_rate)
     fail_first_n: int = 0  # the first n chat requests get HTTP 500
     fail_rate: float = 0.0  # then each chat request gets HTTP 500 with this probability
     judge_answer: Literal["yes", "no"] = "yes"
+    # each response's latency drawn uniformly from latency_ms +- this (mean latency_ms), seeded by `seed`
+    latency_jitter_ms: float = 0.0
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -46,6 +49,10 @@ class FakeModelConfig:
                 raise ValueError(f"{name} must be between 0 and 1, not {getattr(self, name)}")
         if self.latency_ms < 0 or self.fail_first_n < 0:
             raise ValueError("latency_ms and fail_first_n must not be negative")
+        if not 0 <= self.latency_jitter_ms <= self.latency_ms:
+            raise ValueError(
+                f"latency_jitter_ms must be between 0 and latency_ms ({self.latency_ms}), not {self.latency_jitter_ms}"
+            )
 
 
 @dataclass
@@ -79,6 +86,7 @@ class FakeModelApp:
         self.stats = Stats()
         self.openings = index_openings(suite.tasks)
         self._failures = random.Random(self.config.seed)
+        self._jitter = random.Random(self.config.seed + 1)
         routes = [
             Route(f"{prefix}{path}", handler, methods=methods)
             for prefix in ("/v1", "")
@@ -110,10 +118,24 @@ class FakeModelApp:
         return agent_reply(task, plan, request.turns), "agent", mode
 
     async def _chat(self, http: Request) -> Response:
+        """The reply, sent `latency_ms` (+- jitter) after the request arrived: the time spent working
+        it out is part of that latency, not added to it, so requests arriving together are answered
+        together however long the server takes to take them in."""
+        due = time.monotonic() + self._latency_s()
+        response = await self._answer(http)
+        if (wait := due - time.monotonic()) > 0:
+            await asyncio.sleep(wait)
+        return response
+
+    def _latency_s(self) -> float:
+        latency, jitter = self.config.latency_ms, self.config.latency_jitter_ms
+        if jitter:
+            latency += self._jitter.uniform(-jitter, jitter)
+        return latency / 1000
+
+    async def _answer(self, http: Request) -> Response:
         self.stats.requests += 1
         number = self.stats.requests
-        if self.config.latency_ms:
-            await asyncio.sleep(self.config.latency_ms / 1000)
         if self._inject_failure(number):
             self.stats.failures_injected += 1
             return JSONResponse(error_body("injected failure (fake model)", "server_error"), status_code=500)

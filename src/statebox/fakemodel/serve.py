@@ -27,6 +27,7 @@ def run_fake_model(
     *,
     fail_first_n: int = 0,
     fail_rate: float = 0.0,
+    latency_jitter_ms: float = 0.0,
     on_bound: Callable[[str], None] | None = None,
 ) -> None:
     """Serve the fake model for a suite (a Suite or a built-in suite's name) until interrupted.
@@ -34,7 +35,9 @@ def run_fake_model(
     The address is bound first (CannotListenError when it is taken); `on_bound` then gets the base URL.
     """
     chosen = load_suite(suite) if isinstance(suite, str) else suite
-    config = FakeModelConfig(mode, error_rate, latency_ms, seed, fail_first_n, fail_rate)
+    config = FakeModelConfig(
+        mode, error_rate, latency_ms, seed, fail_first_n, fail_rate, latency_jitter_ms=latency_jitter_ms
+    )
     sock = bind_socket(host, port)
     if on_bound is not None:
         on_bound(base_url(sock) + "/v1")
