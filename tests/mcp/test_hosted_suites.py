@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+import yaml
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
@@ -21,7 +22,7 @@ from statebox.mcp import running_proxy
 from statebox.mcp.inmemory import McpToolSurface, connect_in_memory
 from statebox.runner.hosted_suite import BackendAttempt, HostedAttemptFactory, provider_opener
 from statebox.tasks import RefCall
-from tbfakes import RETAIL_FILE, FakeCheckout, make_fake_checkout
+from tbfakes import RETAIL, RETAIL_FILE, FakeCheckout, make_fake_checkout
 
 TB = "thinkingbox-bench"
 TB_TASK = f"{RETAIL_FILE}:test_cancel_order"
@@ -124,3 +125,40 @@ async def test_a_thinkingbox_suite_without_its_data_option_is_a_400_naming_it() 
     async with running_proxy(factory) as url, httpx.AsyncClient(base_url=url, timeout=60) as http:
         created = await http.post("/attempts", json={"suite": TB, "task": "x", "user": None})
     assert created.status_code == 400 and "--data" in created.json()["error"], created.text
+
+
+@pytest.mark.anyio
+async def test_an_attempt_whose_tool_server_dies_at_start_is_a_502_naming_it(tmp_path: Path) -> None:
+    broken = make_fake_checkout(tmp_path / "checkout")
+    servers = broken.root / "servers" / "servers.yaml"
+    config = yaml.safe_load(servers.read_text())
+    config["servers"][RETAIL]["command"] = ["{python}", "-c", "import sys; sys.exit(3)"]
+    servers.write_text(yaml.safe_dump(config))
+    async with running_proxy(tb_factory(broken)) as url, httpx.AsyncClient(base_url=url, timeout=60) as http:
+        created = await http.post("/attempts", json={"suite": TB, "task": TB_TASK, "user": None})
+        assert created.status_code == 502, created.text
+        error = created.json()["error"]
+        assert error.startswith("the attempt's tool servers failed to start: ") and RETAIL in error, error
+        assert "\n" not in error and (await http.get("/ready")).json()["attempts"] == 0
+
+
+@pytest.mark.anyio
+async def test_the_runners_own_thinkingbox_surface_never_lists_a_reserved_tool_and_answers_it_as_unknown(
+    fake: FakeCheckout,
+) -> None:
+    suite = tb_factory(fake).open_suite(TB)
+    source = suite.attempt_source()  # type: ignore[attr-defined]
+    task = suite.task(TB_TASK)
+    source.prepare([task])
+    async with source.running():
+        backend = source.backend(task)
+        try:
+            async with backend.tools() as surface:
+                listed = [spec.name for spec in surface.list_tools()]
+                answers = {name: await surface.call_tool(name, {}) for name in [*RESERVED, "made_up_tool"]}
+        finally:
+            await backend.aclose()
+    assert "cancel_order" in listed and [n for n in listed if n.startswith("__reserved__")] == []
+    made_up = answers.pop("made_up_tool")
+    assert made_up.is_error and made_up.error_kind == "unknown_tool"
+    assert {n: o.text for n, o in answers.items()} == {n: made_up.text.replace("made_up_tool", n) for n in answers}

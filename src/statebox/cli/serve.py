@@ -19,6 +19,7 @@ from statebox.cli.common import fail
 from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.llm.client import ModelClient, make_client
 from statebox.mcp import CannotListenError, InsecureBindError, run_proxy, serve_http, serve_stdio
+from statebox.mcp.errors import ToolServerError
 from statebox.mcp.hosted import HostedAttempt, attempt_result
 from statebox.runner.hosted_suite import HostedAttemptFactory, SuiteOpener, provider_opener
 from statebox.tasks import TaskFileError
@@ -95,7 +96,8 @@ def serve(opts: ServeOptions, suite_options: SuiteOptions) -> None:
         suite.task(opts.task_id)
     except LookupError as e:
         fail(message_of(e))
-    factory = HostedAttemptFactory(_only(suite), _user_client(opts.user_model, opts.base_url))
+    only = _only(suite.select(ids=[opts.task_id]))  # the served task alone: only its servers' templates start
+    factory = HostedAttemptFactory(only, _user_client(opts.user_model, opts.base_url))
     problem = asyncio.run(_serve(factory, opts, None if kind == "none" else kind, address))
     if problem is not None:
         fail(problem)
@@ -108,7 +110,7 @@ async def _serve(
     try:
         try:
             attempt = await factory(opts.suite, opts.task_id, user)
-        except (LookupError, ValueError, TaskFileError) as e:
+        except (LookupError, ValueError, TaskFileError, ToolServerError) as e:
             return message_of(e)
 
         async def on_end(a: HostedAttempt) -> None:

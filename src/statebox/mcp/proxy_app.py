@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from statebox.mcp.errors import ToolServerError
 from statebox.mcp.hosted import AttemptFactory, attempt_result
 from statebox.mcp.proxy_auth import is_loopback, unauthorized
 from statebox.mcp.proxy_registry import AttemptRegistry
@@ -115,6 +116,8 @@ class _OperatorApi:
             return _error(without_long_values(_message(exc), list(fields)), 404)
         except ValueError as exc:
             return _error(without_long_values(_message(exc), list(fields)), 400)
+        except ToolServerError as exc:  # the attempt's tool servers did not start: not the operator's doing
+            return _error(f"the attempt's tool servers failed to start: {exc}", 502)
         attempt_id = self._state.registry.add(attempt)
         base = str(request.base_url).rstrip("/")
         body = {

@@ -231,6 +231,8 @@ class HostedAttemptFactory:
             if name not in self._hosts:
                 host = SuiteHost(await asyncio.to_thread(self.open_suite, name))
                 try:
+                    if not host.is_world:  # cheap checks, and every template the tasks need started up front
+                        host.prepare(host.suite.tasks)
                     await host.start()
                 except CampaignError as e:
                     raise ValueError(str(e)) from None
@@ -245,12 +247,23 @@ class HostedAttemptFactory:
             backend = host.backend(task)
         except CampaignError as e:
             raise ValueError(str(e)) from None
-        return await BackendAttempt(suite_name, task, backend, customer).open()
+        try:
+            return await BackendAttempt(suite_name, task, backend, customer).open()
+        except BaseExceptionGroup as group:  # the MCP client's task groups wrap what starting a server raised
+            raise _single(group) from None
 
     async def aclose(self) -> None:
         hosts, self._hosts = list(self._hosts.values()), {}
         for host in hosts:
             await host.aclose()
+
+
+def _single(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The one exception a chain of single-member groups wraps, else the group itself."""
+    found: BaseException = group
+    while isinstance(found, BaseExceptionGroup) and len(found.exceptions) == 1:
+        found = found.exceptions[0]
+    return found
 
 
 def provider_opener(options: Mapping[str, Any]) -> SuiteOpener:
