@@ -97,7 +97,7 @@ class PssSampler:
 
     def __init__(self, root: int, period_s: float = 0.25) -> None:
         self.root, self.period_s = root, period_s
-        self.peak_kb, self.peak_processes, self.samples = 0, 0, 0
+        self.peak_kb, self.peak_processes, self.peak_servers, self.samples = 0, 0, 0, 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
@@ -111,15 +111,16 @@ class PssSampler:
 
     def _loop(self) -> None:
         while not self._stop.wait(self.period_s):
-            pids = descendants(self.root)
-            total = sum(pss_kb(pid) for pid in pids)
+            tree = descendants(self.root)
+            total = sum(pss_kb(pid) for pid, _ in tree)
             self.samples += 1
             if total > self.peak_kb:
-                self.peak_kb, self.peak_processes = total, len(pids)
+                servers = sum(depth >= 2 for _, depth in tree)  # statebox -> templates -> server children
+                self.peak_kb, self.peak_processes, self.peak_servers = total, len(tree), servers
 
 
-def descendants(root: int) -> list[int]:
-    """`root` and every process below it (by parent pid)."""
+def descendants(root: int) -> list[tuple[int, int]]:
+    """`root` and every process below it (by parent pid), each with its depth below `root`."""
     children: dict[int, list[int]] = defaultdict(list)
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -129,11 +130,11 @@ def descendants(root: int) -> list[int]:
                 continue
             parent = int(stat.rsplit(")", 1)[1].split()[1])
             children[parent].append(int(entry))
-    found, todo = [], [root]
+    found, todo = [], [(root, 0)]
     while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(children.get(pid, []))
+        pid, depth = todo.pop()
+        found.append((pid, depth))
+        todo.extend((child, depth + 1) for child in children.get(pid, []))
     return found
 
 
@@ -197,7 +198,9 @@ def run_statebox(
     if sampler is not None:
         result["pss_peak_mb"] = sampler.peak_kb / 1024
         result["pss_processes"] = sampler.peak_processes
+        result["pss_server_processes"] = sampler.peak_servers  # attempts in flight plus those forked ahead
         result["pss_per_attempt_mb"] = sampler.peak_kb / 1024 / concurrency
+        result["pss_per_server_process_mb"] = sampler.peak_kb / 1024 / max(1, sampler.peak_servers)
     return result
 
 
@@ -345,7 +348,9 @@ def pss_runs(env: tb_env.TbEnv, endpoint: Endpoint, test_list: Path, work: Path,
         results.append(run)
         print(f"concurrency {level}: {run['attempts']} attempts in {run['wall_s']:.1f} s; peak PSS "
               f"{run['pss_peak_mb']:.0f} MB over {run['pss_processes']} processes = "
-              f"{run['pss_per_attempt_mb']:.1f} MB per concurrent attempt; {run['load']}", flush=True)  # fmt: skip
+              f"{run['pss_per_attempt_mb']:.1f} MB per concurrent attempt ({run['pss_server_processes']} server "
+              f"processes: {run['pss_per_server_process_mb']:.1f} MB each, all included); {run['load']}",
+              flush=True)  # fmt: skip
     return results
 
 
