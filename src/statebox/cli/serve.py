@@ -11,20 +11,21 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from statebox.cli.common import fail
 from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.llm.client import ModelClient, make_client
-from statebox.mcp import CannotListenError, InsecureBindError, run_proxy, serve_http, serve_stdio
-from statebox.mcp.errors import ToolServerError
+from statebox.mcp.errors import CannotListenError, InsecureBindError, ToolServerError
 from statebox.mcp.hosted import HostedAttempt, attempt_result
-from statebox.runner.hosted_suite import HostedAttemptFactory, SuiteOpener, provider_opener
 from statebox.tasks import TaskFileError
 from statebox.tasks.provider import SuiteProvider, TaskSet, suite_providers
 from statebox.tools.quoting import message_of, shorten
+
+if TYPE_CHECKING:  # the serving stack (the MCP SDK, the runner) loads when a command runs, not with the CLI
+    from statebox.runner.hosted_suite import HostedAttemptFactory, SuiteOpener
 
 USERS = ("scripted", "llm", "none")
 UserOpt = Annotated[
@@ -96,6 +97,8 @@ def serve(opts: ServeOptions, suite_options: SuiteOptions) -> None:
         suite.task(opts.task_id)
     except LookupError as e:
         fail(message_of(e))
+    from statebox.runner.hosted_suite import HostedAttemptFactory
+
     only = _only(suite.select(ids=[opts.task_id]))  # the served task alone: only its servers' templates start
     factory = HostedAttemptFactory(only, _user_client(opts.user_model, opts.base_url))
     problem = asyncio.run(_serve(factory, opts, None if kind == "none" else kind, address))
@@ -107,6 +110,8 @@ async def _serve(
     factory: HostedAttemptFactory, opts: ServeOptions, user: str | None, address: tuple[str, int] | None
 ) -> str | None:
     """Open the attempt, serve it until it ends, close everything; a one-line problem, or None."""
+    from statebox.mcp import serve_http, serve_stdio
+
     try:
         try:
             attempt = await factory(opts.suite, opts.task_id, user)
@@ -135,6 +140,9 @@ async def _serve(
 
 def proxy(opts: ProxyOptions, suite_options: SuiteOptions) -> None:
     """Serve many isolated attempts of any suite behind one HTTP server; each attempt has its own MCP URL."""
+    from statebox.mcp import run_proxy
+    from statebox.runner.hosted_suite import HostedAttemptFactory, provider_opener
+
     opened = _suites_with_options(suite_options)
     factory = HostedAttemptFactory(
         _preopened(opened, provider_opener(suite_options)), _user_client(opts.user_model, opts.base_url)
