@@ -194,6 +194,9 @@ def run_statebox(
     if first_line_s is not None and rows:
         result["startup_s"] = first_line_s - rows[0]["timings"]["total_s"]  # until the first attempt began
         result["own_cpu_per_attempt_ms"] = 1000 * (own_cpu - own_cpu_first) / max(1, len(rows) - 1)
+        turns = sum(e["role"] == "agent" and e.get("latency_s") is not None for r in rows[1:]
+                    for e in r["transcript"]["entries"])  # fmt: skip
+        result["own_cpu_per_turn_ms"] = 1000 * (own_cpu - own_cpu_first) / max(1, turns)  # setup and judge included
     result["phases"] = phases(rows)
     if sampler is not None:
         result["pss_peak_mb"] = sampler.peak_kb / 1024
@@ -323,7 +326,8 @@ def side_by_side(
         own = run.get("own_cpu_per_attempt_ms", float("nan"))
         print(
             f"  CPU {run['cpu_s']:.1f} s = {run['cpu_per_attempt_s']:.2f} s per attempt "
-            f"(statebox's own process, after the first attempt: {own:.1f} ms per attempt)",
+            f"(statebox's own process, after the first attempt: {own:.1f} ms per attempt, "
+            f"{run.get('own_cpu_per_turn_ms', float('nan')):.1f} ms per agent turn)",
             flush=True,
         )
         print("statebox medians per attempt: " + ", ".join(f"{k} {v}" for k, v in run["phases"].items())
