@@ -44,6 +44,12 @@ SLOW = (
     "offline/test_play.py",
     "offline/test_offline_thinkingbox.py",
     "offline/test_show.py",
+    "offline/test_verify.py",
+    "openenv/test_export_chat.py",
+    "openenv/test_openenv_serve_cli.py",
+    "llm/test_run_configuration_errors.py",
+    "campaign/test_campaign_torn_lines.py",
+    "tools/test_tool_quickcheck.py::test_reference_calls_pass_the_quick_check_as_they_pass_the_full_validator",
     "report/test_report_failure_analysis.py::test_a_real_",
 )
 
