@@ -34,7 +34,7 @@ from statebox.tasks import RefCall
 STATEBOX = str(ROOT / ".venv" / "bin" / "statebox")
 SUITE = "thinkingbox-bench"
 TASK = "sandbox_external_retail_group1.py:test_case_ST002_001"  # its reference inserts a ticket: it changes state
-RESERVED = {  # the benchmark servers' setup and grading tools, with arguments that would rewrite the graded state
+RESERVED: dict[str, dict[str, Any]] = {  # the benchmark servers' setup and grading tools, with arguments that would rewrite the graded state
     "__reserved__init": {"config": {"data_patch": {}}},
     "__reserved__geteffects": {},
     "__reserved__teardown": {},
@@ -97,7 +97,8 @@ async def play_reference(session: ClientSession, calls: list[RefCall]) -> None:
 async def refused_reserved(session: ClientSession) -> dict[str, str]:
     """Each reserved tool's answer, with its name replaced, beside the answer to a made-up tool."""
     answers = {}
-    for name, args in [*RESERVED.items(), ("no_such_tool_at_all", {})]:
+    calls: list[tuple[str, dict[str, Any]]] = [*RESERVED.items(), ("no_such_tool_at_all", {})]
+    for name, args in calls:
         result = await session.call_tool(name, args)
         text = "".join(getattr(part, "text", "") for part in result.content)
         answers[name] = f"{result.is_error} {text.replace(name, '<NAME>')}"

@@ -20,6 +20,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from statebox.mcp import running_proxy
 from statebox.mcp.inmemory import McpToolSurface, connect_in_memory
+from statebox.mcp.proxy_registry import AttemptRegistry
 from statebox.runner.hosted_suite import BackendAttempt, HostedAttemptFactory, provider_opener
 from statebox.tasks import RefCall
 from tbfakes import RETAIL, RETAIL_FILE, FakeCheckout, make_fake_checkout
@@ -162,3 +163,22 @@ async def test_the_runners_own_thinkingbox_surface_never_lists_a_reserved_tool_a
     made_up = answers.pop("made_up_tool")
     assert made_up.is_error and made_up.error_kind == "unknown_tool"
     assert {n: o.text for n, o in answers.items()} == {n: made_up.text.replace("made_up_tool", n) for n in answers}
+
+
+@pytest.mark.anyio
+async def test_an_idle_thinkingbox_attempt_is_reclaimed_and_its_tool_servers_end(fake: FakeCheckout) -> None:
+    now = [100.0]
+    registry = AttemptRegistry(idle_timeout_s=60.0, clock=lambda: now[0])
+    factory = tb_factory(fake)
+    try:
+        attempt = await factory(TB, TB_TASK, None)
+        pids = [link.pid for link in attempt.backend.links]  # type: ignore[attr-defined]
+        attempt_id = registry.add(attempt)
+        now[0] += 59.0
+        assert await registry.reclaim_idle() == 0 and all(_alive(pid) for pid in pids)
+        now[0] += 2.0
+        assert await registry.reclaim_idle() == 1
+        assert registry.get(attempt_id) is None and attempt.closed
+        assert [pid for pid in pids if _alive(pid)] == []
+    finally:
+        await factory.aclose()
