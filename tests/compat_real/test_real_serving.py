@@ -34,7 +34,8 @@ from statebox.tasks import RefCall
 STATEBOX = str(ROOT / ".venv" / "bin" / "statebox")
 SUITE = "thinkingbox-bench"
 TASK = "sandbox_external_retail_group1.py:test_case_ST002_001"  # its reference inserts a ticket: it changes state
-RESERVED: dict[str, dict[str, Any]] = {  # the benchmark servers' setup and grading tools, with arguments that would rewrite the graded state
+# The benchmark servers' setup and grading tools, with arguments that would rewrite the graded state.
+RESERVED: dict[str, dict[str, Any]] = {
     "__reserved__init": {"config": {"data_patch": {}}},
     "__reserved__geteffects": {},
     "__reserved__teardown": {},
