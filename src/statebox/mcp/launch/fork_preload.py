@@ -5,7 +5,9 @@ Loaded by `fork_template.py` from its own folder, in the tool server's Python.
   "main_guard" (a plain module with an `if __name__ == "__main__":` block: import the whole
   module here, children run only that block) or "run_module" (packages, other modules, or
   `exact`: import what the code imports, children re-run the module like `python -m`).
-- `learn_imports`: run one trial child per server (side by side) and import here what they loaded lazily.
+- `start_trial` / `finish_trials` (or `learn_imports`, both at once): run one trial child per
+  server, started as soon as its module is imported (it runs while the template imports the next),
+  and import here what they loaded lazily.
 """
 
 from __future__ import annotations
@@ -106,29 +108,41 @@ def preload(package: str, names: list[str]) -> list[str]:
 
 def learn_imports(run_trials: list[Callable[[int, int], None]], timeout_s: float = 5.0) -> list[str]:
     """Run one trial child per server through MCP initialize and tools/list, and import here what
-    they imported lazily (e.g. an event-loop backend), so later children start warm. The trial
-    children are all forked first, so that they start up side by side, then spoken to in turn.
+    they imported lazily (e.g. an event-loop backend), so later children start warm."""
+    return finish_trials([start_trial(run_trial) for run_trial in run_trials], timeout_s)
+
+
+Trial = tuple[int, socket.socket, int]  # the trial child's pid, our end of its stdio, its report pipe
+
+
+def start_trial(run_trial: Callable[[int, int], None]) -> Trial:
+    """Fork a trial child and send it its MCP requests; it answers them on its own while we go on.
 
     `run_trial(stdio_fd, report_fd)` runs in the forked trial child and never returns; the
     child writes its module names to `report_fd` when the server returns."""
-    known = set(sys.modules)
-    trials = [_fork_trial(run_trial) for run_trial in run_trials]
+    trial = _fork_trial(run_trial)
+    trial[1].sendall(PROBE)
+    return trial
+
+
+def finish_trials(trials: list[Trial], timeout_s: float = 5.0) -> list[str]:
+    """Read each trial's answers and module names, end it, and import what it loaded lazily."""
     reported = b""
     for pid, ours, names_in in trials:
         try:
-            reported += b"\n" + drive_probe(ours, names_in, timeout_s)
+            reported += b"\n" + drive_probe(ours, names_in, timeout_s, sent=True)
         finally:
             _end_trial(pid, ours, names_in)
     learned = []
     for name in dict.fromkeys(reported.decode().split()):
-        if name not in known and name not in sys.modules:
+        if name not in sys.modules:
             with contextlib.suppress(Exception):  # optional imports the server itself survived
                 importlib.import_module(name)
                 learned.append(name)
     return learned
 
 
-def _fork_trial(run_trial: Callable[[int, int], None]) -> tuple[int, socket.socket, int]:
+def _fork_trial(run_trial: Callable[[int, int], None]) -> Trial:
     ours, theirs = socket.socketpair()
     names_in, names_out = os.pipe()
     pid = os.fork()
@@ -151,16 +165,31 @@ def _end_trial(pid: int, ours: socket.socket, names_in: int) -> None:
     ours.close()
 
 
-def drive_probe(stdio: socket.socket, names: int, timeout_s: float) -> bytes:
-    """Speak just enough MCP to the trial child, close its stdin, and read the module names it
-    reports as it exits (empty if it does not answer or exit in time)."""
-    requests = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
-         "capabilities": {}, "clientInfo": {"name": "statebox-fork-template", "version": "1"}}},
+# Just enough MCP for a trial child to start serving.
+PROBE = b"".join(
+    json.dumps(request).encode() + b"\n"
+    for request in (
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "statebox-fork-template", "version": "1"},
+            },
+        },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
-    ]  # fmt: skip
-    stdio.sendall(b"".join(json.dumps(request).encode() + b"\n" for request in requests))
+    )
+)
+
+
+def drive_probe(stdio: socket.socket, names: int, timeout_s: float, *, sent: bool = False) -> bytes:
+    """Speak just enough MCP to the trial child (unless `sent` already), close its stdin, and read
+    the module names it reports as it exits (empty if it does not answer or exit in time)."""
+    if not sent:
+        stdio.sendall(PROBE)
     deadline = time.monotonic() + timeout_s
     replies, reported = b"", b""
     watched = [stdio.fileno(), names]

@@ -71,15 +71,6 @@ def main() -> None:
     preloader = load_sibling("fork_preload")
     control = socket.socket(fileno=options.control_fd)
     started = time.monotonic()
-    plans: dict[str, Any] = {}
-    failed: list[str] = []
-    for module in dict.fromkeys(options.module):
-        try:
-            plans[module], failures = preloader.prepare(module, options.exact)
-        except BaseException as exc:  # the server cannot even be imported: say why, then stop
-            send(control, {"error": f"cannot load {module}: {exc!r}", "traceback": traceback.format_exc()})
-            raise SystemExit(1) from None
-        failed += failures
     child = ChildSetup(control, os.getpid(), load_prctl())
 
     def trial(plan: Any) -> Any:
@@ -88,7 +79,19 @@ def main() -> None:
 
         return run_trial
 
-    learned = [] if options.no_probe else preloader.learn_imports([trial(plan) for plan in plans.values()])
+    plans: dict[str, Any] = {}
+    failed: list[str] = []
+    trials = []
+    for module in dict.fromkeys(options.module):
+        try:
+            plans[module], failures = preloader.prepare(module, options.exact)
+        except BaseException as exc:  # the server cannot even be imported: say why, then stop
+            send(control, {"error": f"cannot load {module}: {exc!r}", "traceback": traceback.format_exc()})
+            raise SystemExit(1) from None
+        failed += failures
+        if not options.no_probe:  # its trial runs on another core while the next module imports
+            trials.append(preloader.start_trial(trial(plans[module])))
+    learned = preloader.finish_trials(trials)
     threads = sys.modules["threading"].active_count() if "threading" in sys.modules else 1
     first = next(iter(plans.values()))
     send(control, {"ready": True, "pid": os.getpid(), "mode": first.mode, "preload_s": time.monotonic() - started,
