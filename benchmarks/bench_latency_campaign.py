@@ -1,15 +1,21 @@
 """Latency-bound campaigns: `statebox run` against a fake model that takes L ms per reply.
 
-    python benchmarks/bench_latency_campaign.py                                  # 1000 ms at concurrency 256
+    python benchmarks/bench_latency_campaign.py                                  # 1000 ms at concurrency 256, ~2 min
+    python benchmarks/bench_latency_campaign.py --latency-ms 1000 --concurrency 256 --jitter-ms 0 500
     python benchmarks/bench_latency_campaign.py --latency-ms 200 1000 --concurrency 64 256
-    python benchmarks/bench_latency_campaign.py --latency-ms 1000 --concurrency 1024 --repeat 25
+    python benchmarks/bench_latency_campaign.py --latency-ms 1000 --concurrency 1024 --waves 3
 
 Each configuration is one real `statebox run retail --agent llm --user scripted` subprocess (worker
-processes chosen automatically, as a user gets them) against `statebox fake-model retail
---latency-ms L` in its own process. Reported per configuration:
+processes chosen automatically, as a user gets them) against the fake model (`python -m
+statebox.fakemodel retail --latency-ms L`, what `statebox fake-model` runs) in its own process. It
+runs `--waves` x concurrency attempts (8 by default): a campaign of a few waves is mostly its ramp
+and its tail, which no harness can avoid; the steady share says what the harness does with the
+attempts in flight. With `--jitter-ms J` each reply takes L +- J (uniform, mean L) instead of
+exactly L, so the attempts in flight drift out of step as with a real endpoint. Reported per
+configuration:
 
-- attempts/s: attempts over the run's wall time from the model's first request to the last
-  trial (process start-up and suite preparation left out);
+- attempts/s: attempts over the run's wall time from the model's first request to the end of
+  the run (process start-up and suite preparation left out);
 - ideal attempts/s: concurrency / the endpoint's share of an attempt (its model calls x L), the
   rate if every attempt in flight were always waiting on the model and nothing else;
 - steady state: model calls per second while the middle 80% of the calls were answered, as a
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import resource
@@ -38,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 STATEBOX = str(Path(sys.executable).with_name("statebox"))
-TASKS = 42  # retail
+SUITE = "retail"
 
 
 def free_port() -> int:
@@ -59,9 +66,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 @contextmanager
-def fake_model(latency_ms: int) -> Iterator[tuple[str, int]]:
+def fake_model(latency_ms: int, jitter_ms: int) -> Iterator[tuple[str, int]]:
     port = free_port()
-    command = [STATEBOX, "fake-model", "retail", "--port", str(port), "--latency-ms", str(latency_ms)]
+    command = [sys.executable, "-m", "statebox.fakemodel", SUITE, "--port", str(port), "--latency-ms", str(latency_ms)]
+    command += ["--latency-jitter-ms", str(jitter_ms)]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
@@ -101,6 +109,7 @@ def tree_rss_bytes(pid: int) -> tuple[int, int]:
 @dataclass
 class Result:
     latency_ms: int
+    jitter_ms: int
     concurrency: int
     attempts: int
     calls: int
@@ -128,13 +137,13 @@ class Result:
         return self.steady_calls_per_s / (self.concurrency / (self.latency_ms / 1000))
 
 
-def run_campaign(latency_ms: int, concurrency: int, repeat: int, workers: int, work: Path) -> Result:
-    out = work / f"l{latency_ms}-c{concurrency}-w{workers}"
-    with fake_model(latency_ms) as (base_url, model_pid):
+def run_campaign(latency_ms: int, jitter_ms: int, concurrency: int, repeat: int, workers: int, work: Path) -> Result:
+    out = work / f"l{latency_ms}-j{jitter_ms}-c{concurrency}-w{workers}"
+    with fake_model(latency_ms, jitter_ms) as (base_url, model_pid):
         model_cpu0 = cpu_seconds(model_pid)
         children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         command = [
-            STATEBOX, "run", "retail", "--agent", "llm", "--model", "openai:fake", "--base-url", base_url,
+            STATEBOX, "run", SUITE, "--agent", "llm", "--model", "openai:fake", "--base-url", base_url,
             "--user", "scripted", "--repeat", str(repeat), "--concurrency", str(concurrency),
             "--request-timeout", "600", "--time-budget", "3600", "--workers", str(workers), "--no-progress",
             "--out", str(out),
@@ -147,12 +156,12 @@ def run_campaign(latency_ms: int, concurrency: int, repeat: int, workers: int, w
             rss, count = tree_rss_bytes(proc.pid)
             peak, processes = max(peak, rss), max(processes, count)
             try:
-                done = fetch_stats(base_url)["completions"]
+                stats = fetch_stats(base_url)
             except OSError:  # the fake model is too busy to answer in time: no sample this round
                 continue
-            if done and first_request is None:
+            if stats["requests"] and first_request is None:
                 first_request = now
-            samples.append((now, done))
+            samples.append((now, stats["completions"]))
             time.sleep(0.2)
         ended = time.monotonic()
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -165,6 +174,7 @@ def run_campaign(latency_ms: int, concurrency: int, repeat: int, workers: int, w
     calls = sum(1 for t in trials for e in t["transcript"]["entries"] if e["role"] == "agent" and e.get("usage"))
     return Result(
         latency_ms=latency_ms,
+        jitter_ms=jitter_ms,
         concurrency=concurrency,
         attempts=len(trials),
         calls=calls,
@@ -191,37 +201,61 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency-ms", type=int, nargs="+", default=[1000])
     parser.add_argument("--concurrency", type=int, nargs="+", default=[256])
-    parser.add_argument("--repeat", type=int, default=0, help="repeats per task; 0: enough for ~3 waves")
+    parser.add_argument("--jitter-ms", type=int, nargs="+", default=[0], help="each reply L +- this (0: exactly L)")
+    parser.add_argument("--waves", type=float, default=8, help="attempts = about waves x concurrency")
+    parser.add_argument("--repeat", type=int, default=0, help="repeats per task (0: from --waves)")
     parser.add_argument("--workers", type=int, default=0, help="statebox run --workers (0: automatic)")
     args = parser.parse_args()
+    from statebox.tasks import load_suite
+
+    tasks = len(load_suite(SUITE).tasks)
     print(
-        f"statebox run retail --agent llm (fake model), scripted customer, --workers {args.workers}\n"
-        f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start"
+        f"statebox run {SUITE} --agent llm (fake model), scripted customer, --workers {args.workers}, {tasks} tasks\n"
+        f"python {platform.python_version()}, {os.cpu_count()} CPUs, load average {load()} at start",
+        flush=True,
     )
     results = []
     with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
         for latency in args.latency_ms:
-            for concurrency in args.concurrency:
-                repeat = args.repeat or max(1, -(-3 * concurrency // TASKS))
-                result = run_campaign(latency, concurrency, repeat, args.workers, Path(tmp))
-                results.append(result)
-                print(
-                    f"  {latency} ms, concurrency {concurrency}: {result.attempts} attempts in {result.wall_s:.1f} s",
-                    flush=True,
-                )
-    print(f"load average {os.getloadavg()[0]:.2f} at end\n")
+            for jitter in args.jitter_ms:
+                for concurrency in args.concurrency:
+                    repeat = args.repeat or max(1, math.ceil(args.waves * concurrency / tasks))
+                    result = run_campaign(latency, min(jitter, latency), concurrency, repeat, args.workers, Path(tmp))
+                    results.append(result)
+                    print(
+                        f"  {describe(result)}: {result.attempts} attempts in {result.wall_s:.1f} s, load {load()}",
+                        flush=True,
+                    )
+    print(f"load average {load()} at end\n")
+    print_table(results)
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def describe(r: Result) -> str:
+    latency = f"{r.latency_ms} ms" + (f" +- {r.jitter_ms}" if r.jitter_ms else " fixed")
+    return f"{latency}, concurrency {r.concurrency}"
+
+
+def print_table(results: list[Result]) -> None:
+    """share: attempts/s over ideal for the whole run; steady: the middle 80% of the model calls."""
     header = (
-        f"{'latency':>7} {'conc':>5} {'attempts':>8} {'calls/att':>9} {'att/s':>7} {'ideal':>7} "
+        f"{'latency':>14} {'conc':>5} {'attempts':>8} {'calls/att':>9} {'att/s':>7} {'ideal':>7} "
         f"{'share':>6} {'steady':>6} {'procs':>5} {'peak MiB':>8} {'sb CPU s':>8} {'model CPU s':>11}"
     )
     print(header)
     print("-" * len(header))
     for r in results:
+        latency = f"{r.latency_ms} ms" + (f" +-{r.jitter_ms}" if r.jitter_ms else " fixed")
         print(
-            f"{r.latency_ms:>5}ms {r.concurrency:>5} {r.attempts:>8} {r.calls_per_attempt:>9.1f} {r.achieved:>7.1f} "
+            f"{latency:>14} {r.concurrency:>5} {r.attempts:>8} {r.calls_per_attempt:>9.1f} {r.achieved:>7.1f} "
             f"{r.ideal:>7.1f} {r.achieved / r.ideal:>6.0%} {r.steady_share:>6.0%} {r.processes:>5} "
             f"{r.peak_rss / 2**20:>8.0f} {r.statebox_cpu_s:>8.1f} {r.model_cpu_s:>11.1f}"
         )
+    print("share: attempts/s / ideal over the whole run (ramp and tail included); steady: model calls/s")
+    print("while the middle 80% of them were answered / (concurrency / L). ideal = concurrency / (calls x L).")
 
 
 if __name__ == "__main__":

@@ -19,12 +19,21 @@ from starlette.types import Receive, Scope, Send
 from statebox.fakemodel.agent import UNKNOWN_REQUEST, agent_reply, normalise, opening_index
 from statebox.fakemodel.customer import customer_reply
 from statebox.fakemodel.plan import MODES, Mode, attempt_mode, build_plan
-from statebox.fakemodel.protocol import BadRequest, ChatRequest, Reply, completion, error_body, parse_request
+from statebox.fakemodel.protocol import (
+    BadRequest,
+    ChatRequest,
+    Reply,
+    completion,
+    error_body,
+    parse_request,
+    tools_chars,
+)
 from statebox.fakemodel.rubric import judge_reply
 from statebox.tasks import Suite, Task
 
 Role = Literal["agent", "customer", "judge"]
 ROLE_HEADER = "x-statebox-role"  # what statebox's model client sends with every request
+_TOOL_LISTS = 256  # distinct tool lists whose length is remembered
 
 
 @dataclass(frozen=True)
@@ -87,6 +96,7 @@ class FakeModelApp:
         self.openings = index_openings(suite.tasks)
         self._failures = random.Random(self.config.seed)
         self._jitter = random.Random(self.config.seed + 1)
+        self._tool_chars: dict[str, int] = {}  # a tool list's JSON length, by its JSON text (see _tools_chars)
         routes = [
             Route(f"{prefix}{path}", handler, methods=methods)
             for prefix in ("/v1", "")
@@ -151,7 +161,24 @@ class FakeModelApp:
         if mode is not None:
             self.stats.by_mode[mode] += 1
             headers["x-statebox-fake-mode"] = mode
-        return JSONResponse(completion(request, reply, f"chatcmpl-fake{number:08d}"), headers=headers)
+        body = completion(request, reply, f"chatcmpl-fake{number:08d}", self._tools_chars(request))
+        return JSONResponse(body, headers=headers)
+
+    def _tools_chars(self, request: ChatRequest) -> int:
+        """Every request of a campaign sends the same tools: their length is measured once per list.
+
+        A list is known by its tools' names and descriptions (far cheaper than encoding every schema
+        again); schemas changed under the same names and descriptions keep the first length seen, a
+        difference only in the fake token count, which is an estimate anyway.
+        """
+        functions = [t.get("function") if isinstance(t, dict) else None for t in request.tools]
+        key = json.dumps([(f.get("name"), f.get("description")) if isinstance(f, dict) else None for f in functions])
+        found = self._tool_chars.get(key)
+        if found is None:
+            if len(self._tool_chars) >= _TOOL_LISTS:
+                self._tool_chars.clear()
+            found = self._tool_chars[key] = tools_chars(request.tools)
+        return found
 
     def _inject_failure(self, number: int) -> bool:
         if number <= self.config.fail_first_n:

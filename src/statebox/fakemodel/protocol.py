@@ -111,8 +111,8 @@ def _text(content: Any) -> str:
     return ""
 
 
-def completion(request: ChatRequest, reply: Reply, completion_id: str) -> dict[str, Any]:
-    """A `chat.completion` object for the reply, with plausible usage."""
+def completion(request: ChatRequest, reply: Reply, completion_id: str, tool_chars: int | None = None) -> dict[str, Any]:
+    """A `chat.completion` object for the reply, with plausible usage (`tool_chars`: see `usage`)."""
     message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
     if reply.call is not None:
         call_id = f"call_{len(request.turns)}_{completion_id[-8:]}"
@@ -133,14 +133,17 @@ def completion(request: ChatRequest, reply: Reply, completion_id: str) -> dict[s
                 "logprobs": None,
             }
         ],
-        "usage": usage(request, reply),
+        "usage": usage(request, reply, tool_chars),
     }
 
 
-def usage(request: ChatRequest, reply: Reply) -> dict[str, Any]:
-    """Token counts of about one token per four characters; the prompt prefix counts as cached."""
+def usage(request: ChatRequest, reply: Reply, tool_chars: int | None = None) -> dict[str, Any]:
+    """Token counts of about one token per four characters; the prompt prefix counts as cached.
+
+    `tool_chars` is the length of the tools' JSON when the caller knows it (`tools_chars`).
+    """
     per_turn = [_tokens(_turn_chars(t)) + 4 for t in request.turns]
-    tools = _tokens(len(json.dumps(request.tools))) if request.tools else 0
+    tools = _tokens(tool_chars if tool_chars is not None else tools_chars(request.tools)) if request.tools else 0
     prompt = sum(per_turn) + tools
     prefix = prompt - (per_turn[-1] if per_turn else 0)
     cached = (prefix // _CACHE_BLOCK) * _CACHE_BLOCK
@@ -153,6 +156,11 @@ def usage(request: ChatRequest, reply: Reply) -> dict[str, Any]:
         "prompt_tokens_details": {"cached_tokens": cached},
         "completion_tokens_details": {"reasoning_tokens": 0},
     }
+
+
+def tools_chars(tools: list[Any]) -> int:
+    """The length of the tools' JSON, which the token count of a request's tools is based on."""
+    return len(json.dumps(tools))
 
 
 def _turn_chars(turn: Turn) -> int:
