@@ -1,7 +1,8 @@
 """The launcher of external stdio tool servers: one fresh process per attempt, nothing left running.
 
 - `ToolServerLauncher(specs)`: starts the servers `LaunchSpec`s describe, plainly or forked from a
-  template that imported the server once, with processes started `ahead` of demand;
+  template that imported the server once (servers prepared together with the same Python,
+  environment and folder share one template), with processes started `ahead` of demand;
   `connect(name)` gives an attempt a `ToolServer` (an initialised, guarded MCP session).
 - `ToolServer.guard`: a per-call deadline; a crashed or hung server is a `ToolServerError`.
 - `ToolServerSurface`: a server's tools as a `ToolSurface`.
