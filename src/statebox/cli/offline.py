@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -13,19 +13,17 @@ from rich.markup import escape
 
 from statebox.cli.common import fail, print_json
 from statebox.cli.options import SuiteOptions, command, open_task_set
-from statebox.judge import ReferenceFailed, required_effects
-from statebox.llm.errors import InfrastructureError
-from statebox.offline.human import Terminal
-from statebox.offline.play import PlayError, PlaySetup, Side, play_attempt
-from statebox.offline.regrade import RegradeError, RegradeResult, regrade_run
-from statebox.offline.run_suite import open_run_suite
-from statebox.offline.show import ShowError, pick_record, render, render_outcome
-from statebox.offline.verify import Verification, verify_run
-from statebox.runner.errors import CampaignError
-from statebox.runner.store import RunDir, RunDirError
+from statebox.offline import Side
 from statebox.tasks import Suite
 from statebox.tasks.provider import SuiteError, SuiteProvider, TaskSet
 from statebox.tools.quoting import message_of
+
+if TYPE_CHECKING:
+    from statebox.offline.regrade import RegradeResult
+    from statebox.offline.verify import Verification
+
+# Each command imports what it runs (the runner, the judge, the MCP SDK) when it runs, so the `statebox`
+# command starts without them.
 
 RunDirArg = Annotated[Path, typer.Argument(help="A run directory.", show_default=False)]
 
@@ -46,6 +44,9 @@ class RegradeOptions:
 
 def regrade(opts: RegradeOptions, suite_options: SuiteOptions) -> None:
     """Judge every stored attempt again with today's judge and tasks, into a new run directory (no model calls)."""
+    from statebox.offline.regrade import RegradeError, regrade_run
+    from statebox.runner.store import RunDirError
+
     out = opts.out or opts.run_dir.with_name(opts.run_dir.name + "-regraded")
     suite, missing = _run_suite(opts.run_dir, suite_options)
     try:
@@ -56,6 +57,9 @@ def regrade(opts: RegradeOptions, suite_options: SuiteOptions) -> None:
 
 
 def _run_suite(run_dir: Path, suite_options: SuiteOptions) -> tuple[TaskSet, list[str]]:
+    from statebox.offline.run_suite import open_run_suite
+    from statebox.runner.store import RunDir, RunDirError
+
     try:
         return open_run_suite(RunDir(run_dir), suite_options)
     except (SuiteError, RunDirError) as e:
@@ -86,6 +90,9 @@ class VerifyOptions:
 
 def verify(opts: VerifyOptions, suite_options: SuiteOptions) -> None:
     """Check that each run is canonical, hashes as its suite does today, is unaltered, and its numbers recompute."""
+    from statebox.offline.run_suite import open_run_suite
+    from statebox.offline.verify import verify_run
+
     console = Console(highlight=False, soft_wrap=True)
     results = [verify_run(d, lambda run: open_run_suite(run, suite_options)) for d in opts.run_dirs]
     for result in results:
@@ -115,6 +122,9 @@ class ShowOptions:
 
 def show(opts: ShowOptions, suite_options: SuiteOptions) -> None:
     """One attempt: the conversation, the verdict and its discrepancies, what changed against what was required."""
+    from statebox.offline.show import ShowError, pick_record, render
+    from statebox.runner.store import RunDir, RunDirError
+
     try:
         run = RunDir(opts.run_dir)
         record = pick_record(run.trials(), opts.task_id, opts.repeat, opts.model, run.errors())
@@ -128,6 +138,9 @@ def show(opts: ShowOptions, suite_options: SuiteOptions) -> None:
 
 def _required(run_dir: Path, task_id: str, suite_options: SuiteOptions) -> dict[str, Any] | None:
     """Today's reference end state of the task, where the suite replays references (built-in suites)."""
+    from statebox.offline.run_suite import open_run_suite
+    from statebox.runner.store import RunDir, RunDirError
+
     try:
         suite, _ = open_run_suite(RunDir(run_dir), suite_options)
         return _reference_effects(suite, task_id)
@@ -136,6 +149,8 @@ def _required(run_dir: Path, task_id: str, suite_options: SuiteOptions) -> dict[
 
 
 def _reference_effects(suite: TaskSet, task_id: str) -> dict[str, Any] | None:
+    from statebox.judge import ReferenceFailed, required_effects
+
     if not isinstance(suite, Suite):
         return None
     try:
@@ -157,6 +172,12 @@ class PlayOptions:
 
 def play(opts: PlayOptions, suite_options: SuiteOptions) -> None:
     """Play one side of a task in the terminal (the agent, with tools; or the customer); then see the verdict."""
+    from statebox.llm.errors import InfrastructureError
+    from statebox.offline.human import Terminal
+    from statebox.offline.play import PlayError, PlaySetup, play_attempt
+    from statebox.offline.show import render_outcome
+    from statebox.runner.errors import CampaignError
+
     _, suite = open_task_set("run", opts.suite, suite_options, None, None)
     try:
         task = suite.task(opts.task_id)

@@ -11,7 +11,6 @@ from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.cli.run_config import campaign_config
 from statebox.cli.run_options import RunOptions
 from statebox.cli.run_outcome import EXIT_INFRA_ERRORS, print_outcome
-from statebox.runner.campaign import Campaign, CampaignError
 from statebox.tasks.provider import SuiteProvider
 
 __all__ = ["EXIT_INFRA_ERRORS", "register", "run"]
@@ -23,6 +22,8 @@ def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
 
 def run(opts: RunOptions, suite_options: SuiteOptions) -> None:
     """Run a campaign. Each finished attempt is appended to OUT/trials.jsonl as it ends."""
+    from statebox.runner.campaign import Campaign, CampaignError  # with the MCP SDK: loaded by this command only
+
     _, suite = open_task_set("run", opts.suite, suite_options, opts.tasks, opts.test_list)
     config = campaign_config(opts, suite)
     for message in suite.warnings():

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from statebox.runner.campaign import CampaignResult
 from statebox.runner.store import RunDir
+
+if TYPE_CHECKING:
+    from statebox.runner.campaign import CampaignResult
 
 EXIT_INFRA_ERRORS = 3  # the run finished, but some attempts hit infrastructure errors (see errors.jsonl)
 ERRORS_SHOWN = 5

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import statebox
 from statebox.agents.base import Agent
 from statebox.llm.client import ModelClient, make_client
 from statebox.llm.types import Sampling
+from statebox.offline import Side
 from statebox.offline.human import AGENT_HELP, CUSTOMER_HELP, HumanAgent, HumanCustomer, Terminal
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import SCHEMA_VERSION, TrialRecord
@@ -25,7 +26,6 @@ from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer
 
-Side = Literal["agent", "customer"]
 TIME_BUDGET_S = 6 * 3600.0  # a person takes their time
 
 

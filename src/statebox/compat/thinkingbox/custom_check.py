@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
+from statebox.compat.thinkingbox.models import CustomCheck
 from statebox.compat.thinkingbox.protocol import EFFECTS_TOOL, result_text
 from statebox.judge import Verdict
 from statebox.mcp.errors import ToolServerError
@@ -39,19 +40,6 @@ CheckStatus = Literal["passed", "failed", "error"]
 UNSHARE = "unshare"
 ISOLATED = "unshare -rn + audit hook"
 HOOK_ONLY = "audit hook"  # where user namespaces are not allowed
-
-
-class CustomCheck(BaseModel):
-    """Where a custom check's source is: the test file and the function, with its task id."""
-
-    model_config = ConfigDict(frozen=True)
-
-    task_id: str
-    file: str  # absolute path of the test file
-    label: str  # the test file relative to the checkout, as messages name it
-    function: str
-    lineno: int  # of the function's `def`
-    data_root: str  # the checkout: the only tree the check may read besides Python's own
 
 
 class CustomCheckResult(BaseModel):

@@ -18,11 +18,10 @@ from statebox.compat.thinkingbox.checkout_files import (
     parse_sources,
     read_yaml,
 )
-from statebox.compat.thinkingbox.custom_check import CustomCheck
 from statebox.compat.thinkingbox.docstrings import ParsedTestFile, TaskFunction, parse_test_file
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.merge import merge_world_state
-from statebox.compat.thinkingbox.models import TbAgentSpec, TbScenario, TbServerInit, TbServers, TbTask
+from statebox.compat.thinkingbox.models import CustomCheck, TbAgentSpec, TbScenario, TbServerInit, TbServers, TbTask
 
 DEFAULT_TEST_LIST = Path("releases/thinkingbox_bench_v1/testlist_thinkingbox_bench_v1.yaml")
 TEST_CASE_DIR = Path("dataset/test_case")

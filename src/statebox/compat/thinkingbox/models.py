@@ -158,3 +158,16 @@ class TbEffects(BaseModel):
     @property
     def hash_matches(self) -> bool:
         return self.result_db_hash == self.golden_db_hash
+
+
+class CustomCheck(BaseModel):
+    """Where a custom check's source is: the test file and the function, with its task id."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: str
+    file: str  # absolute path of the test file
+    label: str  # the test file relative to the checkout, as messages name it
+    function: str
+    lineno: int  # of the function's `def`
+    data_root: str  # the checkout: the only tree the check may read besides Python's own

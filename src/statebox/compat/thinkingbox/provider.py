@@ -8,16 +8,18 @@ import os
 import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.options import TbRunOptions
 from statebox.compat.thinkingbox.suite import SUITE_NAME, TbSuite, load_tb_suite
-from statebox.compat.thinkingbox.validation import TbTaskValidation, validate_tb_suite
 from statebox.runner.errors import CampaignError
 from statebox.tasks.provider import Listing, SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
 from statebox.tools.quoting import message_of
+
+if TYPE_CHECKING:
+    from statebox.compat.thinkingbox.validation import TbTaskValidation
 
 SERVING = frozenset({"serve", "proxy", "openenv-serve"})  # the commands that host attempts for outside agents
 RUN = frozenset({"run"}) | SERVING
@@ -65,6 +67,8 @@ class ThinkingBoxBench(SuiteProvider[TbSuite]):
 
     def validate(self, suite: TbSuite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """The reference and no-op checks on the real servers."""
+        from statebox.compat.thinkingbox.validation import validate_tb_suite  # the servers' side
+
         try:
             results = asyncio.run(validate_tb_suite(suite, concurrency=concurrency, on_done=on_done))
         except CampaignError as e:

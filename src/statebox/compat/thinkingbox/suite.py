@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from statebox.compat.thinkingbox.loader import TbCheckout, Unsupported
 from statebox.compat.thinkingbox.options import TbRunOptions
-from statebox.compat.thinkingbox.source import TbSource
 from statebox.compat.thinkingbox.task import TbBenchTask, bench_task
 from statebox.tasks import Task
 from statebox.tasks.provider import Listing, Note, TaskSet
+
+if TYPE_CHECKING:
+    from statebox.compat.thinkingbox.source import TbSource
 
 SUITE_NAME = "thinkingbox-bench"
 
@@ -44,6 +46,8 @@ class TbSuite(TaskSet):
             raise LookupError(f"suite {self.name!r} has no task {task_id!r}") from None
 
     def attempt_source(self) -> TbSource:
+        from statebox.compat.thinkingbox.source import TbSource  # the servers' side, loaded when attempts run
+
         return TbSource(self)
 
     def listing(self) -> Listing:

@@ -11,10 +11,9 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from statebox.compat.thinkingbox.custom_check import CustomCheck
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.loader import TbCheckout
-from statebox.compat.thinkingbox.models import TbTask
+from statebox.compat.thinkingbox.models import CustomCheck, TbTask
 from statebox.tasks import Customer, Limits, RefCall, Task
 
 STEP_CAP = 100  # "unlimited" agent steps in the benchmark; statebox still stops a runaway loop
