@@ -65,6 +65,16 @@ class Suite(TaskSet):
         return table
 
 
+def domain_names() -> list[str]:
+    """The names `discover_domains` would give, without importing a domain: built-in sub-packages are named as
+    their domains, and a `statebox.domains` entry point's name is its domain's name."""
+    import statebox.domains as pkg
+
+    names = {info.name for info in pkgutil.iter_modules(pkg.__path__) if info.ispkg}
+    names.update(ep.name for ep in entry_points(group="statebox.domains"))
+    return sorted(names)
+
+
 def discover_domains() -> dict[str, Domain]:
     """Built-in domains (sub-packages of statebox.domains) plus `statebox.domains` entry points."""
     found: dict[str, Domain] = {}

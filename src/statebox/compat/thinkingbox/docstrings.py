@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,13 +42,25 @@ class TaskFunction:
     custom: bool = False  # the body is its own check over `x` (and `judge`): a custom check
 
 
-@dataclass(frozen=True)
+@dataclass
 class ParsedTestFile:
-    """The data of one test file."""
+    """The data of one test file; a task function's YAML is read when that function is first asked for, so a
+    run of a few tasks reads only theirs (a test file holds up to about a hundred)."""
 
     path: Path
+    where: str  # how messages name the file
     defaults: dict[str, Any]
-    functions: dict[str, TaskFunction]
+    nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]  # the functions with a marked docstring
+    _functions: dict[str, TaskFunction] = field(default_factory=dict)
+
+    def function(self, name: str) -> TaskFunction | None:
+        """The task function `name`, or None when the file has no such task function."""
+        if name not in self._functions:
+            node = self.nodes.get(name)
+            if node is None:
+                return None
+            self._functions[name] = _task_function(node, self.where)
+        return self._functions[name]
 
 
 def parse_test_file(path: Path, label: str | None = None) -> ParsedTestFile:
@@ -61,16 +73,14 @@ def parse_test_file(path: Path, label: str | None = None) -> ParsedTestFile:
     except OSError as exc:
         raise TbFormatError(f"{where}: cannot be read ({exc})") from exc
     defaults: dict[str, Any] = {}
-    functions: dict[str, TaskFunction] = {}
+    nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     for node in tree.body:
         text = _marked_string(node)
         if text is not None:
             defaults.update(load_yaml_block(text, f"{where} (module docstring, line {node.lineno})"))
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            task = _task_function(node, where)
-            if task is not None:
-                functions[task.name] = task
-    return ParsedTestFile(path=path, defaults=defaults, functions=functions)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.body and _marked_string(node.body[0]):
+            nodes[node.name] = node
+    return ParsedTestFile(path=path, where=where, defaults=defaults, nodes=nodes)
 
 
 def load_yaml_block(text: str, where: str) -> dict[str, Any]:
@@ -95,10 +105,9 @@ def _marked_string(node: ast.stmt) -> str | None:
     return None
 
 
-def _task_function(node: ast.FunctionDef | ast.AsyncFunctionDef, where: str) -> TaskFunction | None:
-    text = _marked_string(node.body[0]) if node.body else None
-    if text is None:
-        return None
+def _task_function(node: ast.FunctionDef | ast.AsyncFunctionDef, where: str) -> TaskFunction:
+    text = _marked_string(node.body[0])
+    assert text is not None  # only functions with a marked docstring are kept
     spec = load_yaml_block(text, f"{where}:{node.name} (line {node.lineno})")
     checks, unsupported = body_checks(node.body[1:])
     if unsupported is None:

@@ -111,7 +111,7 @@ class TbCheckout:
         """Where the custom check of a task is (its test function), or None for a recognised-shape task."""
         file, function = split_task_id(task_id)
         path = self.resolve_file(file)
-        found = self._parse(path).functions.get(function)
+        found = self._parse(path).function(function)
         if found is None or not found.custom:
             return None
         return CustomCheck(
@@ -138,7 +138,7 @@ class TbCheckout:
         file, function = split_task_id(task_id)
         path = self.resolve_file(file)
         parsed = self._parse(path)
-        found = parsed.functions.get(function)
+        found = parsed.function(function)
         if found is None:
             raise TbFormatError(f"{task_id}: {self._relative(path)} has no task function {function}()")
         if found.unsupported is not None:
