@@ -192,7 +192,7 @@ def _kill_and_resume(command: list[str], trials: Path, tmp_path: Path) -> list[i
 @pytest.mark.slow
 def test_sigkill_at_five_moments_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     killed, clean = tmp_path / "killed", tmp_path / "clean"
-    flaky = ("--mode", "flaky", "--error-rate", "0.3", "--latency-ms", "20")
+    flaky = ("--mode", "flaky", "--error-rate", "0.3", "--latency-ms", "50")
     with fake_model(tmp_path, *flaky) as killed_base, fake_model(tmp_path, *flaky) as clean_base:
         # The uninterrupted run goes on meanwhile, against its own server so request counts can be compared.
         clean_log = (tmp_path / "clean-run.stderr").open("w")

@@ -17,7 +17,14 @@ from statebox.runner.autoworkers import concurrency_per_worker
 from statebox.runner.episode import AttemptPlan, run_attempt, spent
 from statebox.runner.errors import CampaignError, classify, stopping_error
 from statebox.runner.executors import load_executor
-from statebox.runner.plan import CampaignConfig, WorkItem, build_manifest, resolve_workers, work_items
+from statebox.runner.plan import (
+    CampaignConfig,
+    WorkItem,
+    build_manifest,
+    longest_first,
+    resolve_workers,
+    work_items,
+)
 from statebox.runner.progress import CampaignProgress
 from statebox.runner.record import ErrorRecord, TrialRecord
 from statebox.runner.source import AttemptSource, source_for
@@ -139,7 +146,7 @@ class Campaign:
         """Run these attempts with bounded concurrency; each finished one is appended as it ends."""
         result = CampaignResult()
         queue: asyncio.Queue[WorkItem] = asyncio.Queue()
-        for item in items:
+        for item in longest_first(items):
             queue.put_nowait(item)
         try:
             async with self.source.running():
@@ -248,4 +255,3 @@ class Campaign:
             usage=None if meters is None else {role: m.usage for role, m in meters.items()},
             cost_usd=None if meters is None else {role: m.cost_usd for role, m in meters.items()},
         )
-

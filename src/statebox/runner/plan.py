@@ -115,6 +115,16 @@ def work_items(config: CampaignConfig, finished: set[str]) -> list[WorkItem]:
     return items
 
 
+def longest_first(items: list[WorkItem]) -> list[WorkItem]:
+    """The attempts of the tasks with the longest reference solutions first, in order otherwise.
+
+    A campaign ends when its last attempt does: started last, short attempts finish close
+    together, where long ones would leave most slots idle while they run on (the usual rule for
+    a short makespan). The reference's length stands in for the attempt's, which is unknown.
+    """
+    return sorted(items, key=lambda item: -len(item.task.reference))
+
+
 def build_manifest(config: CampaignConfig, prices: dict[str, Any]) -> dict[str, Any]:
     """What was run, so results can be trusted, compared and resumed (contract: run directory)."""
     return {
