@@ -3,6 +3,7 @@
     python benchmarks/bench_report_scale.py                     # generate once into .cache/, then measure
     python benchmarks/bench_report_scale.py --runs 1 --tasks 50 # a quick look
     python benchmarks/bench_report_scale.py --fresh             # generate the runs again
+    python benchmarks/bench_report_scale.py --report-only       # only `report`, `report --json`, `report --html`
 
 The runs are written through the project's own record writer (`RunDir.append_trial`, as `statebox run`
 writes them): each attempt has a transcript of about 10 entries (customer and agent messages, tool calls
@@ -164,10 +165,10 @@ class ReportRun:
     peak_rss: int  # bytes
 
 
-def run_report(dirs: list[Path], html: Path) -> ReportRun:
-    """The real `statebox report DIR ... --html FILE`, its wall time and peak RSS (wait4's ru_maxrss)."""
+def run_report(dirs: list[Path], html: Path | None, *options: str) -> ReportRun:
+    """The real `statebox report DIR ... [--html FILE]`, its wall time, CPU and peak RSS (wait4's rusage)."""
     started = time.perf_counter()
-    cmd = [STATEBOX, "report", *map(str, dirs), "--html", str(html)]
+    cmd = [STATEBOX, "report", *map(str, dirs), *options, *([] if html is None else ["--html", str(html)])]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert proc.stderr is not None
     err = proc.stderr.read()
@@ -235,6 +236,19 @@ def browse(html: Path, attempts_to_open: int) -> Browsed:
     return Browsed(first_screen, drawn_in_page, first_attempt, first_bytes, opened, switched)
 
 
+def measure_reports(dirs: list[Path], out: Path) -> None:
+    """The three ways of reading the runs, each a fresh process: terminal tables, JSON, HTML."""
+    shutil.rmtree(out, ignore_errors=True)
+    print(f"{'statebox report':<28} {'wall':>8} {'CPU':>8} {'peak RSS':>10}")
+    for name, html, options in (
+        ("report", None, ()),
+        ("report --json", None, ("--json",)),
+        ("report --html", out / "report.html", ()),
+    ):
+        run = run_report(dirs, html, *options)
+        print(f"{name:<28} {run.seconds:>6.1f} s {run.cpu_seconds:>6.1f} s {run.peak_rss / 2**20:>6,.0f} MiB")
+
+
 def mb(n: float) -> str:
     return f"{n / 1e6:,.1f} MB"
 
@@ -247,6 +261,7 @@ def main() -> None:
     parser.add_argument("--open", type=int, default=5, help="tasks opened in the drill-down, each in the next run")
     parser.add_argument("--browse-only", action="store_true", help="reuse the last report written, only browse it")
     parser.add_argument("--fresh", action="store_true", help="generate the runs again instead of using .cache/")
+    parser.add_argument("--report-only", action="store_true", help="measure the report commands, open no browser")
     args = parser.parse_args()
     root = CACHE / f"v{GENERATOR}-{args.runs}x{args.tasks}x{args.repeats}"
     if args.fresh:
@@ -257,6 +272,8 @@ def main() -> None:
     trials_bytes = sum((d / "trials.jsonl").stat().st_size for d in dirs)
     print(f"  trials.jsonl: {mb(trials_bytes)} in all; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     out = root / "report"
+    if args.report_only:
+        return measure_reports(dirs, out)
     html = out / "report.html"
     report = None
     if not (args.browse_only and html.exists()):

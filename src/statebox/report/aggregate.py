@@ -9,11 +9,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from statebox.metrics import terminated_cleanly
 from statebox.report.models import ReportDocument, RunEntry
 from statebox.report.runs import GroupKey, LoadedRuns, group_key, sort_key
 from statebox.report.summary import ROLES, Attempt, summarize
-from statebox.runner.record import ErrorRecord, TrialRecord
+from statebox.report.trial_summary import TrialSummary
+from statebox.runner.record import ErrorRecord
 
 UNKNOWN_DOMAIN = "(unknown)"
 
@@ -24,7 +24,7 @@ class RunGroup:
 
     key: GroupKey
     repeats: int  # the n every task should have: the manifest's repeat, or more if observed
-    trials: tuple[TrialRecord, ...]
+    trials: tuple[TrialSummary, ...]
     errors: tuple[ErrorRecord, ...]
 
     @property
@@ -42,7 +42,7 @@ class RunGroup:
 
 def group_runs(loaded: LoadedRuns) -> list[RunGroup]:
     """One group per (suite, agent, model), sorted by that key."""
-    records: list[TrialRecord | ErrorRecord] = [*loaded.trials, *loaded.errors]
+    records: list[TrialSummary | ErrorRecord] = [*loaded.trials, *loaded.errors]
     keys = sorted({group_key(r) for r in records}, key=sort_key)
     groups = []
     for key in keys:
@@ -77,12 +77,12 @@ def attempts_of(group: RunGroup, domains: dict[tuple[str, str], str]) -> list[At
             passed=t.passed,
             cost={role: t.cost_usd.get(role) for role in ROLES},
             signature=None if t.passed else t.signature,
-            kinds=frozenset(d.kind for d in t.discrepancies),
-            checks=frozenset(d.check for d in t.discrepancies if d.kind == "policy_violation" and d.check),
-            faults=frozenset(f.kind for f in t.simulator_faults),
-            typed_agrees=(t.effects.get("typed") or {}).get("agrees_with_hash"),
-            clean=ended_cleanly(t),
-            writes_recorded=t.successful_writes is not None,
+            kinds=t.kinds,
+            checks=t.checks,
+            faults=frozenset(t.faults),
+            typed_agrees=t.typed_agrees,
+            clean=t.clean,
+            writes_recorded=t.writes_recorded,
         )
         for t in group.trials
     ]
@@ -99,21 +99,6 @@ def attempts_of(group: RunGroup, domains: dict[tuple[str, str], str]) -> list[At
     ]
     # Stable sort: within a task, attempts keep the (sorted) order they were loaded in.
     return sorted(attempts, key=lambda a: (a.task_id, a.infra_error))
-
-
-def ended_cleanly(trial: TrialRecord) -> bool:
-    """Whether a trial terminated cleanly (docs/metrics.md): its finish reason, its final tool result, and the
-    signature's count of successful state-changing calls; a record from before that count has its effects."""
-    results = trial.transcript.tool_results()
-    writes = trial.successful_writes
-    if writes is None:
-        writes = int(changed_state(trial.effects))
-    return terminated_cleanly(trial.finish_reason, results[-1].is_error if results else None, writes)
-
-
-def changed_state(effects: dict[str, Any]) -> bool:
-    """Whether a trial's effects record any inserted, updated or deleted row."""
-    return any(rows for kind in ("inserted", "updated", "deleted") for rows in (effects.get(kind) or {}).values())
 
 
 def summarize_group(group: RunGroup, domains: dict[tuple[str, str], str], *, errors_as_failures: bool) -> RunEntry:

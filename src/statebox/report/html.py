@@ -21,9 +21,9 @@ import statebox
 from statebox.metrics import ParetoPoint, pareto_frontier
 from statebox.report.aggregate import RunGroup, domain_of, group_runs, labels, task_domains
 from statebox.report.html_chunks import CHUNK_FILE, Chunk, Chunker, ChunkLimits, attempt_view, index_row, report_id
-from statebox.report.runs import LoadedRuns
+from statebox.report.runs import FullRecords, LoadedRuns
 from statebox.report.seed_figures import SEED_FAILURE_ANALYSIS
-from statebox.runner.record import TrialRecord
+from statebox.report.trial_summary import TrialSummary
 
 DATA, CSS, JS, CHUNK = "__STATEBOX_DATA__", "/*__STATEBOX_CSS__*/", "/*__STATEBOX_JS__*/", "<!--__STATEBOX_CHUNK__-->"
 SCRIPTS = (
@@ -109,16 +109,19 @@ def remove_stale_chunks(folder: Path) -> None:
 def page_data(loaded: LoadedRuns, report: dict[str, Any], sink: ChunkSink, limits: ChunkLimits) -> dict[str, Any]:
     """Everything the page carries: the report entries, each run's task index, where the chunks are.
 
-    Every attempt's full view goes to `sink` as chunks fill, in run, task and repeat order."""
+    Every attempt's full view goes to `sink` as chunks fill, in run, task and repeat order: each record is
+    read whole from its file only then, so one chunk's records are held at a time."""
     entries: list[dict[str, Any]] = report["runs"]
     names = labels(entries)
     on_frontier = frontier_labels(entries, names)
     groups, domains = group_runs(loaded), task_domains(loaded)
     chunker = Chunker(limits, sink)
-    runs = [
-        {"label": name, "on_frontier": name in on_frontier, "summary": entry, **run_index(group, domains, chunker)}
-        for name, entry, group in zip(names, entries, groups, strict=True)
-    ]
+    with FullRecords() as full:
+        runs = [
+            {"label": name, "on_frontier": name in on_frontier, "summary": entry}
+            | run_index(group, domains, chunker, full)
+            for name, entry, group in zip(names, entries, groups, strict=True)
+        ]
     chunker.close()
     return {
         "statebox_version": statebox.__version__,
@@ -130,9 +133,11 @@ def page_data(loaded: LoadedRuns, report: dict[str, Any], sink: ChunkSink, limit
     }
 
 
-def run_index(group: RunGroup, domains: dict[tuple[str, str], str], chunker: Chunker) -> dict[str, Any]:
+def run_index(
+    group: RunGroup, domains: dict[tuple[str, str], str], chunker: Chunker, full: FullRecords
+) -> dict[str, Any]:
     """A run's tasks (sorted), each with its attempts' index rows in repeat order and its outstanding errors."""
-    by_task: dict[str, list[TrialRecord]] = {}
+    by_task: dict[str, list[TrialSummary]] = {}
     task_domain: dict[str, str] = {}
     for t in group.trials:
         by_task.setdefault(t.task_id, []).append(t)
@@ -145,7 +150,7 @@ def run_index(group: RunGroup, domains: dict[tuple[str, str], str], chunker: Chu
     tasks = []
     for task_id in sorted(task_domain):
         rows = [
-            index_row(t, signatures, chunker.add(embed_json(attempt_view(t))))
+            index_row(t, signatures, chunker.add(embed_json(attempt_view(full.read(t)))))
             for t in sorted(by_task.get(task_id, []), key=lambda t: t.repeat)
         ]
         task_errors = sorted(errors.get(task_id, []), key=lambda e: e["repeat"])
@@ -179,8 +184,8 @@ def _id_parts(loaded: LoadedRuns, report: dict[str, Any]) -> Iterator[str]:
     yield embed_json(report)
     for t in loaded.trials:
         yield t.trial_id
-        yield str(t.transcript.finish_reason)
-        yield str(len(t.transcript.entries))
+        yield str(t.transcript_finish)
+        yield str(t.entries)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from statebox.report.trial_summary import TrialSummary
 from statebox.runner.record import TrialRecord
 
 CHUNK_FUNCTION = "stateboxChunk"
@@ -75,11 +76,10 @@ class Chunker:
             self.emit(self.current)
 
 
-def index_row(t: TrialRecord, signatures: dict[str, int], where: tuple[int, int]) -> IndexRow:
+def index_row(t: TrialSummary, signatures: dict[str, int], where: tuple[int, int]) -> IndexRow:
     """What the task table, the attempt buttons and the filters need of an attempt."""
     signature = -1 if t.signature is None else signatures.setdefault(t.signature, len(signatures))
-    kinds = sorted({f.kind for f in t.simulator_faults})
-    return [t.repeat, int(t.passed), signature, where[0], where[1], kinds]
+    return [t.repeat, int(t.passed), signature, where[0], where[1], list(t.faults)]
 
 
 def report_id(parts: Iterator[str]) -> str:

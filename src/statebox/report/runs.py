@@ -1,25 +1,30 @@
 """Reading run directories for a report: shards merge, trial ids dedupe, bad lines are counted.
 
-Everything returned is sorted, so the report does not depend on the order of lines or of the
-directories given.
+Lines are read by the run store's rules (runner/store.py: blank and torn lines, schema versions), but a
+line that is not a record is counted and skipped rather than refused, so a report still shows the rest.
+Finished attempts are kept as `TrialSummary`s (trial_summary.py); `FullRecords` reads a whole record
+back from its place when its transcript is needed. Everything returned is sorted, so the report does
+not depend on the order of lines or of the directories given.
 """
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from types import TracebackType
+from typing import Any, BinaryIO, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
+from statebox.report.trial_summary import RecordAt, TrialSummary, read_summary
 from statebox.runner.record import ErrorRecord, TrialRecord
-from statebox.runner.store import ERRORS, MANIFEST, TRIALS, latest_per_trial
+from statebox.runner.store import ERRORS, MANIFEST, TRIALS, check_version, parse_record, read_lines
 
 GroupKey = tuple[str, str, str | None]  # (suite, agent, model)
-Record = TypeVar("Record", bound=BaseModel)
+Read = TypeVar("Read")
 
 
 class ReportInputError(ValueError):
@@ -30,13 +35,13 @@ class ReportInputError(ValueError):
 class LoadedRuns:
     """Finished attempts and outstanding infrastructure errors of one or more run directories."""
 
-    trials: list[TrialRecord]
+    trials: list[TrialSummary]
     errors: list[ErrorRecord]  # one per trial id that has no finished attempt
     declared_repeats: dict[GroupKey, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
 
-def group_key(record: TrialRecord | ErrorRecord) -> GroupKey:
+def group_key(record: TrialSummary | ErrorRecord) -> GroupKey:
     return (record.suite, record.agent, record.model)
 
 
@@ -49,15 +54,16 @@ def load_runs(dirs: Sequence[Path]) -> LoadedRuns:
     if not dirs:
         raise ReportInputError("give at least one run directory")
     warnings: list[str] = []
-    trials: list[TrialRecord] = []
+    trials: list[TrialSummary] = []
     errors: list[ErrorRecord] = []
     declared: dict[GroupKey, int] = {}
     declared_tasks: dict[str, int] = {}
     for path in dirs:
         manifest = _read_manifest(path, warnings)
         # Within a directory the last record of a trial id is the effective one (a rerun supersedes).
-        dir_trials = latest_per_trial(_read_records(path / TRIALS, TrialRecord, warnings))
-        dir_errors = _read_records(path / ERRORS, ErrorRecord, warnings)
+        latest = {t.trial_id: t for t in _read_lines(path / TRIALS, read_summary, warnings)}
+        dir_trials = list(latest.values())
+        dir_errors = list(_read_lines(path / ERRORS, _error, warnings))
         if not dir_trials and not dir_errors:
             warnings.append(f"{path}: the run is empty (no finished attempts and no errors yet)")
         _declare(manifest, [*dir_trials, *dir_errors], declared, declared_tasks)
@@ -93,28 +99,62 @@ def _read_manifest(path: Path, warnings: list[str]) -> dict[str, Any] | None:
     return data
 
 
-def _read_records(path: Path, model: type[Record], warnings: list[str]) -> list[Record]:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return []
-    records: list[Record] = []
+def _read_lines(path: Path, read: Callable[[str, RecordAt], Read], warnings: list[str]) -> Iterator[Read]:
+    """The records of a .jsonl file, streamed; lines that are not records are counted in one warning."""
     bad = 0
-    for line in text.splitlines():
-        if not line.strip():
+    for line in read_lines(path):
+        if line.torn:  # an attempt lost to a killed writer: said, like any other line that is not a record
+            bad += 1
             continue
         try:
-            records.append(model.model_validate_json(line))
-        except ValidationError:
+            yield read(line.text, RecordAt(path, line.number, line.offset, line.length))
+        except ValueError:
             bad += 1
     if bad:
         warnings.append(f"{path}: skipped {bad} corrupt line{'s' if bad != 1 else ''}")
-    return records
+
+
+def _error(text: str, at: RecordAt) -> ErrorRecord:
+    return parse_record(text, ErrorRecord)
+
+
+class FullRecords:
+    """Reads whole trial records back from where `load_runs` found them, each file kept open while in use."""
+
+    def __init__(self) -> None:
+        self._files: dict[Path, BinaryIO] = {}
+
+    def read(self, summary: TrialSummary) -> TrialRecord:
+        """The full record of `summary`; ReportInputError naming file:line if it no longer reads as one."""
+        at = summary.at
+        f = self._files.get(at.path)
+        if f is None:
+            f = self._files[at.path] = at.path.open("rb")
+        f.seek(at.offset)
+        text = f.read(at.length).decode("utf-8", errors="replace").removesuffix("\n")
+        try:
+            record = _full_record(text)
+        except ValueError as e:
+            raise ReportInputError(f"{at.path}:{at.line}: {e}") from None
+        if record.trial_id != summary.trial_id:
+            raise ReportInputError(f"{at.path}:{at.line}: the file changed while the report was being made")
+        return record
+
+    def close(self) -> None:
+        for f in self._files.values():
+            f.close()
+        self._files.clear()
+
+    def __enter__(self) -> FullRecords:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
 
 
 def _declare(
     manifest: dict[str, Any] | None,
-    records: Sequence[TrialRecord | ErrorRecord],
+    records: Sequence[TrialSummary | ErrorRecord],
     declared: dict[GroupKey, int],
     declared_tasks: dict[str, int],
 ) -> None:
@@ -129,23 +169,35 @@ def _declare(
         declared_tasks[suite] = max(declared_tasks.get(suite, 0), tasks)
 
 
+def _full_record(text: str) -> TrialRecord:
+    """The line as a TrialRecord: parsed straight from JSON, or by the store's rules when that fails."""
+    try:
+        record = TrialRecord.model_validate_json(text)
+    except ValidationError:
+        return parse_record(text, TrialRecord)  # raises, saying why
+    check_version(record.schema_version)
+    return record
+
+
 def _canonical_json(record: TrialRecord) -> str:
     return json.dumps(record.model_dump(mode="json", exclude={"timings"}), sort_keys=True)
 
 
-def _dedupe_trials(trials: list[TrialRecord], warnings: list[str]) -> list[TrialRecord]:
+def _dedupe_trials(trials: list[TrialSummary], warnings: list[str]) -> list[TrialSummary]:
     """One record per trial id; among differing duplicates the choice does not depend on order."""
-    by_id: dict[str, list[TrialRecord]] = defaultdict(list)
+    by_id: dict[str, list[TrialSummary]] = defaultdict(list)
     for t in trials:
         by_id[t.trial_id].append(t)
     chosen, conflicts = [], 0
-    for records in by_id.values():
-        if len(records) == 1:
-            chosen.append(records[0])
-            continue
-        dumps = sorted((_canonical_json(r), i) for i, r in enumerate(records))
-        conflicts += dumps[0][0] != dumps[-1][0]
-        chosen.append(records[dumps[0][1]])
+    with FullRecords() as full:
+        for records in by_id.values():
+            if len(records) == 1:
+                chosen.append(records[0])
+                continue
+            # Only duplicates are read whole: their content (less timings) decides which is kept.
+            dumps = sorted((_canonical_json(full.read(r)), i) for i, r in enumerate(records))
+            conflicts += dumps[0][0] != dumps[-1][0]
+            chosen.append(records[dumps[0][1]])
     if conflicts:
         warnings.append(f"{conflicts} trial id(s) appear more than once with different results; kept one of each")
     return sorted(chosen, key=lambda t: (*sort_key(group_key(t)), t.task_id, t.repeat, t.trial_id))
@@ -160,10 +212,10 @@ def _dedupe_errors(errors: list[ErrorRecord]) -> list[ErrorRecord]:
 
 
 def _check_task_coverage(
-    trials: list[TrialRecord], errors: list[ErrorRecord], declared_tasks: dict[str, int], warnings: list[str]
+    trials: list[TrialSummary], errors: list[ErrorRecord], declared_tasks: dict[str, int], warnings: list[str]
 ) -> None:
     seen: dict[str, set[str]] = defaultdict(set)
-    records: list[TrialRecord | ErrorRecord] = [*trials, *errors]
+    records: list[TrialSummary | ErrorRecord] = [*trials, *errors]
     for r in records:
         seen[r.suite].add(r.task_id)
     for suite, tasks in sorted(declared_tasks.items()):

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -110,23 +111,51 @@ def read_records(path: Path, model: type[Record]) -> Iterator[Record]:
     """The records of a .jsonl file, in order. Skipped: blank lines, lines a repair marked as torn, and
     an unterminated last line (a writer killed mid-line, or still writing it). Anything else that does
     not read as a record of a version this statebox knows is a RunDirError naming the file and line."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")  # a torn line may split a character
-    except FileNotFoundError:
-        return
-    lines = text.split("\n")
-    for number, line in enumerate(lines, 1):
-        if not line.strip() or line.endswith(TORN_MARK):
+    for line in read_lines(path):
+        if line.torn:
             continue
         try:
-            yield _parse(line, model)
+            yield parse_record(line.text, model)
         except ValueError as e:
-            if number == len(lines):  # no newline after it: torn by a kill, repaired before resuming
+            if line.unterminated:  # torn by a kill, repaired before resuming
                 continue
-            raise RunDirError(f"{path}:{number}: {e}") from None
+            raise RunDirError(f"{path}:{line.number}: {e}") from None
 
 
-def _parse(line: str, model: type[Record]) -> Record:
+@dataclass(frozen=True)
+class Line:
+    """One line of a .jsonl file that may hold a record: where it is (1-based number, byte offset and
+    length, newline included) and its text without the newline."""
+
+    number: int
+    offset: int
+    length: int
+    text: str
+    unterminated: bool  # the last line, with no newline after it: a torn write when it does not parse
+
+    @property
+    def torn(self) -> bool:
+        """A line a repair marked as torn by a killed writer: not a record."""
+        return self.text.endswith(TORN_MARK)
+
+
+def read_lines(path: Path) -> Iterator[Line]:
+    """The non-blank lines of a .jsonl file, streamed."""
+    try:
+        f = path.open("rb")
+    except FileNotFoundError:
+        return
+    with f:
+        offset = 0
+        for number, raw in enumerate(f, 1):
+            ended = raw.endswith(b"\n")
+            text = (raw[:-1] if ended else raw).decode("utf-8", errors="replace")  # a torn line may split a character
+            if text.strip():
+                yield Line(number, offset, len(raw), text, not ended)
+            offset += len(raw)
+
+
+def parse_record(line: str, model: type[Record]) -> Record:
     """One line as a record; ValueError says in a few words why it is not one."""
     try:
         data = json.loads(line)
@@ -134,18 +163,22 @@ def _parse(line: str, model: type[Record]) -> Record:
         raise ValueError(f"not a JSON record ({e.msg} at column {e.colno}); remove or repair the line") from None
     if not isinstance(data, dict):
         raise ValueError("not a JSON object; remove or repair the line")
-    version = data.get("schema_version", 1)  # records from before schema versions are version 1
-    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= SCHEMA_VERSION:
-        raise ValueError(
-            f"schema_version {version!r}, but this statebox reads versions 1 to {SCHEMA_VERSION}; "
-            "read it with the statebox that wrote it"
-        )
+    check_version(data.get("schema_version", 1))  # records from before schema versions are version 1
     try:
         return model.model_validate(data)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "record"
         raise ValueError(f"not a valid {model.__name__} ({where}: {first['msg']}); remove or repair the line") from None
+
+
+def check_version(version: object) -> None:
+    """ValueError unless `version` is a record schema version this statebox reads."""
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= SCHEMA_VERSION:
+        raise ValueError(
+            f"schema_version {version!r}, but this statebox reads versions 1 to {SCHEMA_VERSION}; "
+            "read it with the statebox that wrote it"
+        )
 
 
 def _append(path: Path, line: str) -> None:
