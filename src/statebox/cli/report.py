@@ -56,6 +56,8 @@ def report(
             written = write_html(html, loaded, document.model_dump(mode="json"))
         except OSError as e:
             fail(f"{html}: cannot write the HTML report: {e}")
+        except ReportInputError as e:  # a transcript read back for its chunk no longer reads
+            fail(str(e))
         chunks = written.chunks
         beside = f", its attempts in {len(chunks)} chunks in {chunks[0].parent}/ (send both)" if chunks else ""
         err_console.print(f"HTML report written to {html}{beside}", highlight=False)

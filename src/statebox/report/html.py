@@ -20,7 +20,7 @@ from typing import Any
 import statebox
 from statebox.metrics import ParetoPoint, pareto_frontier
 from statebox.report.aggregate import RunGroup, domain_of, group_runs, labels, task_domains
-from statebox.report.html_chunks import CHUNK_FILE, Chunk, Chunker, ChunkLimits, attempt_view, index_row, report_id
+from statebox.report.html_chunks import CHUNK_FILE, AttemptView, Chunk, Chunker, ChunkLimits, index_row, report_id
 from statebox.report.runs import FullRecords, LoadedRuns
 from statebox.report.seed_figures import SEED_FAILURE_ANALYSIS
 from statebox.report.trial_summary import TrialSummary
@@ -40,7 +40,10 @@ _SCRIPT_SAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u20
 
 def embed_json(data: Any) -> str:
     """JSON text that is safe inside a <script> element (and as a JavaScript expression)."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return _script_safe(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+def _script_safe(text: str) -> str:
     for char, escape in _SCRIPT_SAFE.items():
         text = text.replace(char, escape)
     return text
@@ -150,7 +153,7 @@ def run_index(
     tasks = []
     for task_id in sorted(task_domain):
         rows = [
-            index_row(t, signatures, chunker.add(embed_json(attempt_view(full.read(t)))))
+            index_row(t, signatures, chunker.add(_script_safe(full.read_as(t, AttemptView).model_dump_json())))
             for t in sorted(by_task.get(task_id, []), key=lambda t: t.repeat)
         ]
         task_errors = sorted(errors.get(task_id, []), key=lambda e: e["repeat"])

@@ -14,8 +14,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import AliasPath, BaseModel, Field, StrictInt
+
+from statebox.agents.transcript import Speaker
+from statebox.judge.fidelity import SimulatorFault
+from statebox.judge.rubrics import RubricResult
+from statebox.judge.verdict import Discrepancy
 from statebox.report.trial_summary import TrialSummary
-from statebox.runner.record import TrialRecord
+from statebox.runner.record import FinishReason
+from statebox.users.base import EndReason
 
 CHUNK_FUNCTION = "stateboxChunk"
 CHUNK_FILE = "attempts-{:04d}.js"
@@ -91,32 +98,36 @@ def report_id(parts: Iterator[str]) -> str:
     return digest.hexdigest()[:16]
 
 
-def attempt_view(t: TrialRecord) -> dict[str, Any]:
-    """One attempt as the drill-down shows it (timings left out: they are not results)."""
-    return {
-        "trial_id": t.trial_id,
-        "repeat": t.repeat,
-        "passed": t.passed,
-        "state_passed": t.state_passed,
-        "signature": t.signature,
-        "finish_reason": t.finish_reason,
-        "customer_end_reason": t.customer_end_reason,
-        "cost_usd": t.cost_usd,
-        "discrepancies": [d.model_dump(mode="json") for d in t.discrepancies],
-        "simulator_faults": [f.model_dump(mode="json") for f in t.simulator_faults],
-        "rubrics": [r.model_dump(mode="json") for r in t.rubrics],
-        "effects": t.effects,
-        "transcript": [
-            {
-                "role": e.role,
-                "content": e.content,
-                "tool_calls": [
-                    {"name": c.name, "arguments": c.arguments, "raw_arguments": c.raw_arguments} for c in e.tool_calls
-                ],
-                "tool_name": e.tool_name,
-                "is_error": e.is_error,
-                "error_kind": e.error_kind,
-            }
-            for e in t.transcript.entries
-        ],
-    }
+class _ViewCall(BaseModel):
+    name: str
+    arguments: dict[str, Any] | None = None
+    raw_arguments: str | None = None
+
+
+class _ViewEntry(BaseModel):
+    role: Speaker
+    content: str = ""
+    tool_calls: list[_ViewCall] = Field(default_factory=list)
+    tool_name: str | None = None
+    is_error: bool = False
+    error_kind: str | None = None
+
+
+class AttemptView(BaseModel):
+    """One attempt as the drill-down shows it, validated and written straight from its trial line (the
+    fields of `TrialRecord`, with the same types; timings, usage and hashes left out: they are not shown)."""
+
+    schema_version: StrictInt = Field(default=1, exclude=True)
+    trial_id: str
+    repeat: int
+    passed: bool
+    state_passed: bool
+    signature: str | None = None
+    finish_reason: FinishReason | None
+    customer_end_reason: EndReason | None = None
+    cost_usd: dict[str, float | None] = Field(default_factory=dict)
+    discrepancies: list[Discrepancy] = Field(default_factory=list)
+    simulator_faults: list[SimulatorFault] = Field(default_factory=list)
+    rubrics: list[RubricResult] = Field(default_factory=list)
+    effects: dict[str, Any] = Field(default_factory=dict)
+    transcript: list[_ViewEntry] = Field(default_factory=list, validation_alias=AliasPath("transcript", "entries"))

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, BinaryIO, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from statebox.report.trial_summary import RecordAt, TrialSummary, read_summary
 from statebox.runner.record import ErrorRecord, TrialRecord
@@ -25,6 +25,7 @@ from statebox.runner.store import ERRORS, MANIFEST, TRIALS, check_version, parse
 
 GroupKey = tuple[str, str, str | None]  # (suite, agent, model)
 Read = TypeVar("Read")
+Full = TypeVar("Full", bound=BaseModel)
 
 
 class ReportInputError(ValueError):
@@ -125,7 +126,11 @@ class FullRecords:
         self._files: dict[Path, BinaryIO] = {}
 
     def read(self, summary: TrialSummary) -> TrialRecord:
-        """The full record of `summary`; ReportInputError naming file:line if it no longer reads as one."""
+        """The whole record of `summary`; ReportInputError naming file:line if its line no longer reads as one."""
+        return self.read_as(summary, TrialRecord)
+
+    def read_as(self, summary: TrialSummary, model: type[Full]) -> Full:
+        """The record of `summary` as `model` (a record model with a trial_id, validated from the line)."""
         at = summary.at
         f = self._files.get(at.path)
         if f is None:
@@ -133,10 +138,10 @@ class FullRecords:
         f.seek(at.offset)
         text = f.read(at.length).decode("utf-8", errors="replace").removesuffix("\n")
         try:
-            record = _full_record(text)
+            record = _full_record(text, model)
         except ValueError as e:
             raise ReportInputError(f"{at.path}:{at.line}: {e}") from None
-        if record.trial_id != summary.trial_id:
+        if getattr(record, "trial_id", None) != summary.trial_id:
             raise ReportInputError(f"{at.path}:{at.line}: the file changed while the report was being made")
         return record
 
@@ -169,13 +174,13 @@ def _declare(
         declared_tasks[suite] = max(declared_tasks.get(suite, 0), tasks)
 
 
-def _full_record(text: str) -> TrialRecord:
-    """The line as a TrialRecord: parsed straight from JSON, or by the store's rules when that fails."""
+def _full_record(text: str, model: type[Full]) -> Full:
+    """The line as `model`: parsed straight from JSON, or by the store's rules when that fails."""
     try:
-        record = TrialRecord.model_validate_json(text)
+        record = model.model_validate_json(text)
     except ValidationError:
-        return parse_record(text, TrialRecord)  # raises, saying why
-    check_version(record.schema_version)
+        return parse_record(text, model)  # raises, saying why
+    check_version(getattr(record, "schema_version", 1))
     return record
 
 
