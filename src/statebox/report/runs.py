@@ -134,7 +134,10 @@ class FullRecords:
         at = summary.at
         f = self._files.get(at.path)
         if f is None:
-            f = self._files[at.path] = at.path.open("rb")
+            try:
+                f = self._files[at.path] = at.path.open("rb")
+            except OSError as e:
+                raise ReportInputError(f"{at.path}: cannot read it again for the transcripts: {e.strerror}") from None
         f.seek(at.offset)
         text = f.read(at.length).decode("utf-8", errors="replace").removesuffix("\n")
         try:
