@@ -8,8 +8,9 @@ time.perf_counter over many calls and reported as p50 and p99, on four paths to 
 of attempt: the direct call without MCP (`BoundTools.call`), the official SDK's in-process
 client (`connect_in_memory` + `ClientSession.call_tool`), streamable HTTP through a proxy in
 this process (`running_proxy`, what `statebox run --tools-via http` starts), and streamable
-HTTP through a separate `statebox proxy` process. The MCP overhead is shown as a ratio to the
-direct call.
+HTTP through a separate `statebox proxy` process. The attempts made in this process are the
+proxy's own: `BackendAttempt`s from `HostedAttemptFactory(provider_opener({}))`. The MCP overhead
+is shown as a ratio to the direct call.
 
 Capacity: N attempts created in one `statebox proxy` process, one write in each through its own
 MCP URL; the proxy's resident memory (VmRSS from /proc/PID/status) before and after, per attempt.
@@ -42,7 +43,8 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from statebox.mcp import connect_in_memory, running_proxy
-from statebox.runner.hosted import WorldAttempt, WorldAttemptFactory
+from statebox.runner.hosted_suite import BackendAttempt, HostedAttemptFactory, provider_opener
+from statebox.tools import BoundTools
 
 TASK = "defective_blender_replacement_gold"
 CUSTOMER, ORDER = "CUS-9005", "ORD-90005"  # the task's customer and order
@@ -122,9 +124,14 @@ def session_call(session: ClientSession) -> Call:
     return call
 
 
-def direct_call(attempt: WorldAttempt) -> Call:
+def direct_call(attempt: BackendAttempt) -> Call:
+    """`BoundTools.call` on the attempt's session: the world backend's tools, with no MCP and no surface."""
+    bound = attempt.channel.tools if attempt.channel is not None else None
+    if not isinstance(bound, BoundTools):
+        raise SystemExit(f"the attempt's tools are a {type(bound).__name__}, not the world's BoundTools")
+
     async def call(name: str, arguments: dict[str, Any]) -> str:
-        outcome = attempt.bound.call(name, arguments)
+        outcome = bound.call(name, arguments)
         if outcome.is_error:
             raise SystemExit(f"{name} failed: {outcome.text}")
         return outcome.text
@@ -151,7 +158,7 @@ async def create_attempt(operator: httpx.AsyncClient) -> dict[str, Any]:
     return response.json()
 
 
-async def latency(factory: WorldAttemptFactory, proxy_url: str, calls: int, warmup: int) -> list[Measure]:
+async def latency(factory: HostedAttemptFactory, proxy_url: str, calls: int, warmup: int) -> list[Measure]:
     direct, in_memory = await factory("retail", TASK, None), await factory("retail", TASK, None)
     measures = await measure("direct, no MCP", direct_call(direct), calls, warmup)
     async with connect_in_memory(in_memory) as session:
@@ -324,10 +331,13 @@ async def bench(calls: int, warmup: int, attempts: int, in_flight: int) -> None:
         f"mcp {mcp_version()}, {platform.machine()}, {platform.system()}"
     )
     print()
-    factory = WorldAttemptFactory()
+    factory = HostedAttemptFactory(provider_opener({}))  # as `statebox proxy` builds it, without suite options
     with statebox_proxy() as (url, pid):
         idle = rss(pid)
-        measures = await latency(factory, url, calls, warmup)
+        try:
+            measures = await latency(factory, url, calls, warmup)
+        finally:
+            await factory.aclose()
         direct = {m.name.rsplit(", ", 1)[-1]: m for m in measures if m.name.startswith("direct")}
         report(measures, direct)
         print()

@@ -3,10 +3,12 @@
     python benchmarks/bench_memory.py                    # 1,000 attempts of one task, then of every task
     python benchmarks/bench_memory.py --attempts 200 --tasks one
 
-Each attempt is a real `WorldAttempt` (what `statebox proxy` keeps per attempt: the session restored
-from the task's baseline image, the bound tools, the transcript) made by `WorldAttemptFactory`, and
-each makes one write (`create_ticket`) so its database has a dirty page, as in the proxy capacity
-benchmark of bench_mcp.py. The process's RSS and PSS come from /proc/self/smaps_rollup after the
+Each attempt is a real `BackendAttempt` made by `HostedAttemptFactory(provider_opener({}))`, the
+factory `statebox proxy` uses, so it is what the proxy keeps per attempt: the world backend with its
+session restored from the task's baseline image, the bound tools, the customer channel with its
+transcript, and the asyncio task that holds the attempt's tools open between requests. Each makes
+one write (`create_ticket`, through the attempt's surface) so its database has a dirty page, as in
+the proxy capacity benchmark of bench_mcp.py. The process's RSS and PSS come from /proc/self/smaps_rollup after the
 suite and the baselines are loaded (warm) and with all N attempts open; per attempt is the
 difference over N. PSS counts a page mapped several times once, RSS once per mapping. The
 fresh-session time (baseline image restored + first query, as bench_world.py) and the effects time
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from statebox.judge import replay
-from statebox.runner.hosted import WorldAttempt, WorldAttemptFactory
+from statebox.runner.hosted_suite import BackendAttempt, HostedAttemptFactory, provider_opener
 from statebox.tasks import Suite, Task
 from statebox.world import Session, cow
 
@@ -92,13 +94,13 @@ def hold_one(suite: Suite, task: Task, hold: str, pages: cow.Image | None) -> ob
 
 
 async def fill(
-    factory: WorldAttemptFactory, suite: Suite, tasks: list[Task], n: int, label: str, hold: str
+    factory: HostedAttemptFactory, suite: Suite, tasks: list[Task], n: int, label: str, hold: str
 ) -> Filled:
     for t in tasks:  # baselines and required effects are per task, built once: part of "warm"
-        await factory(suite.name, t.id, None)
+        await (await factory(suite.name, t.id, None)).close()
     gc.collect()
     warm = rollup()
-    held: list[WorldAttempt] = []
+    held: list[BackendAttempt] = []
     t0 = time.perf_counter()
     kept: list[object] = []
     pages = cow.register(suite.baseline(tasks[0]).image) if hold == "image" and cow.enabled() else None
@@ -109,7 +111,7 @@ async def fill(
             continue
         attempt = await factory(suite.name, task.id, None)
         customer = next(iter(task.initial_rows.get("customers", [])), {}).get("id", "CUS-0001")
-        outcome = attempt.bound.call(
+        outcome = await attempt.surface.call_tool(
             "create_ticket", {"customer_id": customer, "subject": f"attempt {i}", "description": "memory benchmark"}
         )
         if outcome.is_error:
@@ -120,7 +122,7 @@ async def fill(
     full = rollup()
     overlay = cow.stats().get("overlay_bytes", 0)
     for a in held:
-        a.session.close()
+        await a.close()
     del kept
     return Filled(label, n, warm, full, seconds, overlay)
 
@@ -181,10 +183,17 @@ def main() -> None:
     if args.restore == "cow" and not cow.enabled():
         raise SystemExit(f"--restore cow: {cow.status()}")
     os.environ[cow.ENV] = "1" if args.restore == "cow" else "0"
+    asyncio.run(measure(args))
+
+
+async def measure(args: argparse.Namespace) -> None:
+    """One configuration, in this process: the fresh-session time, the N attempts, the effects time."""
     print(f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}, {platform.machine()}")
     print(f"restore: {args.restore}: {cow.status()}")
-    factory = WorldAttemptFactory()
-    suite = factory.suite("retail")
+    factory = HostedAttemptFactory(provider_opener({}))  # as `statebox proxy` builds it, without suite options
+    suite = (await factory.host("retail")).suite
+    if not isinstance(suite, Suite):
+        raise SystemExit(f"retail opened as a {type(suite).__name__}, not a built-in Suite")
     image = suite.baseline(suite.task(ONE_TASK)).image
     print(f"retail baseline image of {ONE_TASK}: {len(image):,} bytes per attempt's private database")
     med, p90 = fresh_session_ms(suite, suite.task(ONE_TASK), args.repeat)
@@ -198,7 +207,7 @@ def main() -> None:
     print(f"{'held open':<44} {'n':>6} {'RSS warm':>11} {'RSS full':>11} {'RSS/att':>10} "
           f"{'PSS/att':>10} {'PSS at 1,000':>13} {'s/att':>8}")
     for label, tasks in runs:
-        f = asyncio.run(fill(factory, suite, tasks, args.attempts, label, args.hold))
+        f = await fill(factory, suite, tasks, args.attempts, label, args.hold)
         print(f"{label:<44} {f.attempts:>6} {mib(f.warm['Rss']):>11} {mib(f.full['Rss']):>11} "
               f"{kib(f.per_attempt('Rss')):>10} {kib(f.per_attempt('Pss')):>10} {mib(f.at_1000('Pss')):>13} "
               f"{f.seconds / f.attempts * 1e3:>6.2f}ms")
@@ -210,6 +219,7 @@ def main() -> None:
         med, p90 = effects_ms(suite, args.effects_repeat)
         print(f"effects after a reference replay ({args.effects_repeat} x every task): "
               f"median {med:.3f} ms, p90 {p90:.3f} ms")
+    await factory.aclose()
     sys.stdout.flush()
 
 

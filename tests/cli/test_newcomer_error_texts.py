@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from statebox.cli import app
 from statebox.mcp import running_proxy
-from statebox.runner.hosted import WorldAttemptFactory
+from statebox.runner.hosted_suite import HostedAttemptFactory, provider_opener
 from statebox.tasks import Suite, discover_domains, load_suite
 from statebox.tools import BoundTools, ToolSpec
 from statebox.tools.arguments import ArgumentValidators
@@ -69,8 +69,12 @@ def test_an_unknown_tool_with_a_one_megabyte_name_is_not_echoed_back(suites: dic
 @pytest.mark.parametrize("field", ["suite", "task", "user"])
 async def test_the_proxy_answers_a_one_megabyte_name_with_a_short_error(field: str) -> None:
     body = {"suite": "retail", "task": "cancel_desk_wrong_order_number", "user": "scripted", field: HUGE}
-    async with running_proxy(WorldAttemptFactory()) as url, httpx.AsyncClient(base_url=url) as client:
-        response = await client.post("/attempts", json=body, timeout=30)
+    factory = HostedAttemptFactory(provider_opener({}))  # what `statebox proxy` holds
+    try:
+        async with running_proxy(factory) as url, httpx.AsyncClient(base_url=url) as client:
+            response = await client.post("/attempts", json=body, timeout=30)
+    finally:
+        await factory.aclose()
     assert response.status_code in (400, 404), response.text[:200]
     assert TOO_LONG not in response.text and len(response.text) < 500, (len(response.text), response.text[:200])
 
