@@ -11,10 +11,10 @@ as the rubric judge (`rubric.py`); every other request is the agent under test.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from statebox.fakemodel.plan import MISTAKES, MODES, Mode, attempt_mode
+from statebox.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from statebox.fakemodel.app import FakeModelApp, FakeModelConfig, Stats
@@ -29,11 +29,7 @@ _SERVER_PARTS = {
     "run_fake_model": "serve",
 }
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _SERVER_PARTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_SERVER_PARTS[name]}"), name)
+__getattr__ = lazy_attributes(__name__, _SERVER_PARTS)
 
 
 __all__ = [

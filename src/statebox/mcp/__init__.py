@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from statebox.lazy import lazy_attributes
 from statebox.mcp.errors import CannotListenError, InsecureBindError, ToolServerError
 
 if TYPE_CHECKING:
@@ -47,11 +47,7 @@ _PARTS = {
     "load_servers_file": "servers_file",
 }
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _PARTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_PARTS[name]}"), name)
+__getattr__ = lazy_attributes(__name__, _PARTS)
 
 
 __all__ = [

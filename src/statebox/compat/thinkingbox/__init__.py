@@ -13,8 +13,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from statebox.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from statebox.compat.thinkingbox.backend import TbBackend, TbRuntime
@@ -103,11 +104,7 @@ _PARTS = {
     "validate_tb_suite": "validation",
 }
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _PARTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_PARTS[name]}"), name)
+__getattr__ = lazy_attributes(__name__, _PARTS)
 
 
 __all__ = [
