@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from statebox.compat.thinkingbox.models import CustomCheck
-from statebox.compat.thinkingbox.protocol import EFFECTS_TOOL, result_text
+from statebox.compat.thinkingbox.protocol import EFFECTS_TOOL, json_object, result_text
 from statebox.judge import Verdict
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.launch import ToolServer
@@ -165,7 +165,7 @@ def _kill(process: asyncio.subprocess.Process) -> None:
 def _result(check: CustomCheck, code: int | None, out: bytes, err: bytes, seconds: float,
             limits: SandboxLimits) -> CustomCheckResult:  # fmt: skip
     lines = out.decode("utf-8", "replace").strip().splitlines()
-    answer = _json_object(lines[-1]) if lines else None
+    answer = json_object(lines[-1]) if lines else None
     if code == -signal.SIGXCPU:
         raise CustomCheckInfraError(f"{check.task_id}: custom check killed by the time limit ({limits.cpu_s} s CPU)")
     if answer is None or code != 0:
@@ -183,14 +183,6 @@ def _result(check: CustomCheck, code: int | None, out: bytes, err: bytes, second
     )  # fmt: skip
 
 
-def _json_object(text: str) -> dict[str, Any] | None:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
 def custom_verdict(result: CustomCheckResult, effects: dict[str, Any]) -> tuple[Verdict, dict[str, Any]]:
     """The attempt's verdict (the check's) and what the trial keeps: the check's result, each
     server's effects size (the effects themselves can be megabytes)."""
@@ -205,7 +197,7 @@ async def read_effects(server: ToolServer) -> dict[str, Any]:
     """One server's entry of `x.effects`: its `__reserved__geteffects` answer as a JSON object, else `{}`."""
 
     async def call() -> dict[str, Any]:
-        return _json_object(result_text(await server.session.call_tool(EFFECTS_TOOL, {}))) or {}
+        return json_object(result_text(await server.session.call_tool(EFFECTS_TOOL, {}))) or {}
 
     return await server.guard(EFFECTS_TOOL, call)
 

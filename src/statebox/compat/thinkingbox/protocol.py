@@ -38,7 +38,7 @@ def result_text(result: types.CallToolResult) -> str:
 async def reserved_init(session: ClientSession, server: str, config: dict[str, Any]) -> None:
     """Send the merged world state; anything but `{}` or `{"status": "ok"}` is a failed start."""
     text = result_text(await session.call_tool(INIT_TOOL, {"config": config}))
-    answer = _json_object(text)
+    answer = json_object(text)
     if answer is None or (answer and answer.get("status") != "ok"):
         raise ToolServerError(f"tool server {server!r} failed to initialise: {text[:2000]}")
 
@@ -46,7 +46,7 @@ async def reserved_init(session: ClientSession, server: str, config: dict[str, A
 async def reserved_geteffects(session: ClientSession, server: str) -> TbEffects:
     """The server's effects: result and golden states, their hashes, the diff and rubrics."""
     text = result_text(await session.call_tool(EFFECTS_TOOL, {}))
-    answer = _json_object(text)
+    answer = json_object(text)
     if answer is None or answer.get("status") == "error":
         raise ToolServerError(f"tool server {server!r} could not report effects: {text[:2000]}")
     try:
@@ -84,7 +84,8 @@ def discrepancy_kind(item: TbDiffItem) -> DiscrepancyKind:
     return "wrong_value"
 
 
-def _json_object(text: str) -> dict[str, Any] | None:
+def json_object(text: str) -> dict[str, Any] | None:
+    """`text` parsed as JSON when it is a JSON object, else None."""
     try:
         value = json.loads(text)
     except ValueError:
