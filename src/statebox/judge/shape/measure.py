@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from statebox.judge.shape.facts import discoverable_facts
 from statebox.judge.shape.model import TaskShape
-from statebox.judge.shape.naming import names
+from statebox.judge.shape.naming import names, records_named
 from statebox.judge.trace import Event
 from statebox.tasks import Domain, Suite, Task
 from statebox.tasks.checks import ConfirmBefore, VerifyBefore
@@ -28,7 +28,7 @@ def task_shape(suite: Suite, task: Task, trace: Sequence[Event]) -> TaskShape:
         read_only=task.read_only,
         unverified=_unverified(task, calls if task.read_only else writes),
         discoverable=discoverable_facts(suite, task, trace),
-        unconfirmed=_unconfirmed(task, writes),
+        unconfirmed=_unconfirmed(task, writes, trace),
         policy_sections=list(task.policy_sections),
     )
     shape.problems = _problems(domain, task, shape)
@@ -42,13 +42,19 @@ def _unverified(task: Task, judged: list[Event]) -> bool:
     return required and not any(e.tool in guarded for e in judged)
 
 
-def _unconfirmed(task: Task, writes: list[Event]) -> list[str]:
-    """Writes under a confirm_before check that none of the customer's confirmations names."""
+def _unconfirmed(task: Task, writes: list[Event], trace: Sequence[Event]) -> list[str]:
+    """Writes under a confirm_before check that none of the customer's confirmations names.
+
+    A customer with no `confirms` agrees to whatever it is asked to confirm, so nothing is unconfirmed.
+    """
+    if not task.customer.confirms:
+        return []
     guarded = {t for c in task.checks if isinstance(c, ConfirmBefore) for t in c.tools}
     return [
         e.tool
         for e in writes
-        if e.tool in guarded and not any(names(p, e.tool, e.args) for p in task.customer.confirms)
+        if e.tool in guarded
+        and not any(names(p, e.tool, e.args, records_named(e, trace)) for p in task.customer.confirms)
     ]
 
 

@@ -40,8 +40,8 @@ class TaskShape(BaseModel):
                                          "is guarded by a verify_before check")
     discoverable: list[str] = Field(default_factory=list, description="private facts a tool shows before the "
                                                                        "customer states them, as 'key (tool)'")
-    unconfirmed: list[str] = Field(default_factory=list, description="writes under confirm_before that no "
-                                                                      "confirmation of the customer names")
+    unconfirmed: list[str] = Field(default_factory=list, description="writes under confirm_before that none of the "
+                                   "customer's confirmations names (a customer with none agrees to all)")
     policy_sections: list[int] = Field(default_factory=list)
     problems: list[str] = Field(default_factory=list, description="this task's shape problems, one line each")
 

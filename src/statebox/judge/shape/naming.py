@@ -9,8 +9,12 @@ one of its words is `revoke`, `software`, `access` or a word of an argument, inf
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+from statebox.judge.trace import Event
 
 _WORD = re.compile(r"[a-z0-9]+(?:[./x][a-z0-9]+)*")
 _FILLER = frozenset([
@@ -18,7 +22,7 @@ _FILLER = frozenset([
     "in", "is", "it", "its", "me", "my", "of", "on", "one", "or", "our", "please", "that", "the", "their",
     "them", "then", "they", "this", "to", "too", "us", "we", "with", "yes", "you", "your",
 ])
-_STEM = 4  # two words share a stem when one starts with the other and both are this long or longer
+_STEM = 4  # an argument word and a phrase word share a stem when one starts with the other, both this long
 
 
 def words(text: str) -> list[str]:
@@ -26,27 +30,58 @@ def words(text: str) -> list[str]:
     return _WORD.findall(re.sub(r"(?<=\d),(?=\d{3})", "", text.lower()))
 
 
-def call_words(tool: str, args: dict[str, Any]) -> set[str]:
-    """The words of a call: its tool's name and every scalar argument value."""
-    found = set(tool.lower().split("_"))
-    for value in scalars(args):
-        found.update(words(value))
-        found.update(words(value.replace("_", " ")))
+def names(phrase: str, tool: str, args: dict[str, Any], records: Iterable[str] = ()) -> bool:
+    """The phrase names the call: one of its meaningful words is a word of the tool's name, of an argument or
+    of a record the call acts on (`records`: the text of the rows its ids were listed in).
+
+    A word of the tool's name may be shortened to three letters (`pay` names `issue_claim_payment`); a
+    word of an argument or a record to four.
+    """
+    mine = [w for w in words(phrase) if w not in _FILLER]
+    verbs = tool.lower().split("_")
+    values = {v for a in [*scalars(args), *records] for v in [*words(a), *words(a.replace("_", " "))]}
+    return any(_same(w, t, 3) for w in mine for t in verbs) or any(_same(w, t, _STEM) for w in mine for t in values)
+
+
+def _same(word: str, other: str, stem: int) -> bool:
+    if word == other:
+        return True
+    if min(len(word), len(other)) < stem or word.isdigit() or other.isdigit():
+        return False
+    return word.startswith(other) or other.startswith(word) or (len(word) >= 5 and word[:5] == other[:5])
+
+
+def records_named(call: Event, trace: Sequence[Event]) -> list[str]:
+    """The text of every row an earlier result listed that holds one of the call's identifiers.
+
+    `revoke_software_access(grant_id: ACC-1)` acts on the grant listed as {grant_id: ACC-1, software:
+    think-cell, ...}: a confirmation naming think-cell names the revocation.
+    """
+    ids = {a for a in scalars(call.args) if any(ch.isdigit() for ch in a) and len(a) >= 4}
+    found: list[str] = []
+    for e in trace:
+        if e is call:
+            break
+        if e.kind == "call" and e.ok and ids:
+            found += [t for row in _rows(_json(e.text)) if ids & set(scalars(row)) for t in scalars(row)]
     return found
 
 
-def names(phrase: str, tool: str, args: dict[str, Any]) -> bool:
-    """The phrase names the call: one of its meaningful words is a word of the call."""
-    mine = call_words(tool, args)
-    return any(_same(w, t) for w in words(phrase) if w not in _FILLER for t in mine)
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
-def _same(word: str, other: str) -> bool:
-    if word == other:
-        return True
-    if min(len(word), len(other)) < _STEM or word.isdigit() or other.isdigit():
-        return False
-    return word.startswith(other) or other.startswith(word) or (word[:5] == other[:5] and len(word) >= 5)
+def _rows(value: Any) -> list[dict[str, Any]]:
+    """Every mapping inside a JSON value, with its scalar fields only (nested rows are rows of their own)."""
+    if isinstance(value, list):
+        return [r for v in value for r in _rows(v)]
+    if not isinstance(value, dict):
+        return []
+    flat = {k: v for k, v in value.items() if not isinstance(v, dict | list)}
+    return [flat, *(r for v in value.values() if isinstance(v, dict | list) for r in _rows(v))]
 
 
 def scalars(value: Any) -> list[str]:
