@@ -31,14 +31,14 @@ def words(text: str) -> list[str]:
 
 
 def names(phrase: str, tool: str, args: dict[str, Any], records: Iterable[str] = ()) -> bool:
-    """The phrase names the call: one of its meaningful words is a word of the tool's name, of an argument or
-    of a record the call acts on (`records`: the text of the rows its ids were listed in).
+    """The phrase names the call: one of its meaningful words is a word of the tool's or an argument's name,
+    of an argument's value or of a record the call acts on (`records`: the rows its ids were listed in).
 
-    A word of the tool's name may be shortened to three letters (`pay` names `issue_claim_payment`); a
-    word of an argument or a record to four.
+    A word of a name may be shortened to three letters (`pay` names `issue_claim_payment`, `fee` a
+    `change_fee`); a word of a value or a record to four.
     """
     mine = [w for w in words(phrase) if w not in _FILLER]
-    verbs = tool.lower().split("_")
+    verbs = [*tool.lower().split("_"), *(w for key in args for w in key.lower().split("_"))]
     values = {v for a in [*scalars(args), *records] for v in [*words(a), *words(a.replace("_", " "))]}
     return any(_same(w, t, 3) for w in mine for t in verbs) or any(_same(w, t, _STEM) for w in mine for t in values)
 
