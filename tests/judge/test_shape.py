@@ -11,6 +11,8 @@ from statebox.judge.reference_trace import reference_trace
 from statebox.judge.replay import replay
 from statebox.judge.shape import MINIMUMS, below_minimum, measure_suite, task_shape
 from statebox.judge.shape.naming import names
+from statebox.judge.validation import shape_of as shape_of_validation
+from statebox.judge.validation import validate_suite
 from statebox.tasks import Suite, Task, load_task_dir
 
 TICKET_ROW = {"id": "TCK-777", "requester_id": "MEM-1", "subject": "Old case", "description": "An older case.",
@@ -132,6 +134,8 @@ def test_a_write_the_customer_must_confirm_but_no_confirmation_names_is_unconfir
 @pytest.mark.parametrize(("phrase", "tool", "args", "named"), [
     ("approve", "decide_claim_line", {"decision": "approved"}, True),
     ("revoke", "revoke_software_access", {"grant_id": "ACC-1"}, True),
+    ("pay", "issue_claim_payment", {"amount": 530}, True),
+    ("pay", "change_coverage", {"option": "payment_plan"}, False),
     ("50x30", "change_coverage", {"option": "50x30"}, True),
     ("1,000", "change_coverage", {"deductible": 1000}, True),
     ("disable", "revoke_software_access", {"grant_id": "ACC-1"}, False),
@@ -180,3 +184,9 @@ def test_every_task_without_a_review_record_is_reported(street_change: Task) -> 
     shape = shape_of(street_change)
     assert shape.reviews == {"current": 0, "stale": 0, "open": 0, "missing": 1}
     assert "no blind review" in shape.task_problems["verified_street_change"]
+
+
+def test_validate_reports_the_same_shape_as_measuring_the_suite(street_change: Task) -> None:
+    suite = Suite("kitdemo", [street_change, task("ticket_only", [OPEN, COMMENT, SOLVE])], {"kitdemo": DOMAIN})
+    records = [r.model_dump() for r in validate_suite(suite)]
+    assert shape_of_validation(suite, records) == measure_suite(suite)
