@@ -24,7 +24,7 @@ def blind() -> str:
 
 def test_the_blind_pack_shows_the_policy_once_and_each_situation(blind: str) -> None:
     task = load_suite("retail").task(TASK)
-    assert blind.count("## The retail policy") == 1
+    assert blind.count("==== The retail policy ====") == 1
     assert task.opening_message.split()[0] in blind and task.customer.goal.split(".")[0] in blind
     assert "daniel.okafor@outlook.com" in blind and "ORD-90002" in blind  # facts and initial rows
     assert "Pulse Noise-Cancelling Headphones" in blind  # the seed product the order names
@@ -38,7 +38,7 @@ def test_the_blind_pack_leaves_out_the_answer(blind: str, answer: str) -> None:
 
 
 def test_the_blind_pack_ends_with_a_record_to_fill_in_for_every_task(blind: str) -> None:
-    template = yaml.safe_load(blind.split("--record FILE)\n", 1)[1])
+    template = yaml.safe_load(blind.split("--record FILE) ====\n", 1)[1])
     assert [r["task"] for r in template["reviews"]] == [TASK, OTHER]
     assert all(len(r["task_hash"]) == 16 for r in template["reviews"])
 

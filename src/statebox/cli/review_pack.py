@@ -23,21 +23,26 @@ from statebox.world import Session
 _ID = re.compile(r"^[A-Z]{2,6}-[A-Z0-9][A-Z0-9-]*$")
 
 
+def _head(title: str) -> str:
+    """A section of the pack, set apart from the policy's own markdown headings."""
+    return f"==== {title} ===="
+
+
 def dump(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110).rstrip()
 
 
 def blind_pack(suite: Suite, tasks: list[Task]) -> str:
     """The policy of each domain once, then each task's situation, then a record to fill in."""
-    parts = [f"# Blind review: {len(tasks)} task(s) of {suite.name}",
+    parts = [_head(f"Blind review: {len(tasks)} task(s) of {suite.name}"),
              "Write each task's expected end state, what must not happen and what must be said in the record "
              "at the end BEFORE you run --reveal. Then compare, set the verdict, and store it with --record."]
     for name in dict.fromkeys(t.domain for t in tasks):
-        parts += [f"## The {name} policy", suite.domains[name].policy.strip()]
+        parts += [_head(f"The {name} policy"), suite.domains[name].policy.strip()]
     for n, task in enumerate(tasks, 1):
-        parts += [f"## Task {n} of {len(tasks)}: {task.id}", _situation(suite, task)]
-    parts += ["## The record to fill in (save it, then: statebox review "
-              f"{suite.name} --record FILE)", dump({"reviews": [_blank_record(suite, t) for t in tasks]})]
+        parts += [_head(f"Task {n} of {len(tasks)}: {task.id}"), _situation(suite, task)]
+    parts += [_head(f"The record to fill in (save it, then: statebox review {suite.name} --record FILE)"),
+              dump({"reviews": [_blank_record(suite, t) for t in tasks]})]
     return "\n\n".join(parts) + "\n"
 
 
@@ -98,9 +103,9 @@ def _tables(session: Session) -> list[str]:
 
 def reveal(suite: Suite, tasks: list[Task]) -> str:
     """Everything the blind pack leaves out, per task, and its review record if there is one."""
-    parts = [f"# Reveal: {len(tasks)} task(s) of {suite.name}"]
+    parts = [_head(f"Reveal: {len(tasks)} task(s) of {suite.name}")]
     for task in tasks:
-        parts += [f"## {task.id}", dump(_answer(suite, task))]
+        parts += [_head(task.id), dump(_answer(suite, task))]
     return "\n\n".join(parts) + "\n"
 
 
