@@ -16,7 +16,9 @@ from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
 from statebox.fakemodel.agent import NO_FACTS
 from statebox.tasks import Suite, Task
 
-TASK = "headphones_return_window_closed_silver"
+# A task none of whose writes a verify_before check guards: the tasks without facts below are judged
+# without them too, and no customer could establish identity there.
+TASK = "insists_on_a_person_customer_care_handoff_standard"
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,8 @@ from rich.table import Table
 
 from statebox.cli.common import fail, print_json, print_listing, task_progress
 from statebox.cli.options import SuiteOptions, command, open_task_set
+from statebox.cli.shape import print_shape
+from statebox.judge.validation import shape_of
 from statebox.tasks import TaskFileError
 from statebox.tasks.provider import SuiteError, SuiteInfo, SuiteProvider, suite_providers
 
@@ -89,11 +91,14 @@ def validate(opts: ValidateOptions, suite_options: SuiteOptions) -> None:
             report = provider.validate(chosen, concurrency=opts.concurrency, on_done=lambda: bar.advance(job))
         except (SuiteError, TaskFileError) as e:
             fail(str(e))
+    shape = shape_of(chosen, report.json.get("tasks", []))
     if opts.json_out:
-        print_json(report.json)
+        print_json({**report.json, "shape": shape.model_dump(mode="json")} if shape else report.json)
     else:
         console = Console()
         print_listing(report.table, console)
+        if shape is not None:
+            print_shape(shape, console)
         console.print(f"[{'green' if report.ok else 'red'}]{report.summary}[/]", highlight=False)
     if not report.ok:
         raise typer.Exit(1)

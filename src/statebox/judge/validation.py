@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 from statebox.judge.mutants import mutants
 from statebox.judge.reference_trace import CheckValidation, reference_trace, validate_checks
 from statebox.judge.replay import ReferenceFailed, judge_attempt, replay, required_effects, rules_for
+from statebox.judge.shape import SuiteShape, TaskShape, suite_shape, task_shape
 from statebox.judge.trace import violations
 from statebox.tasks import RefCall, Suite, Task
 from statebox.tasks.checks import check_tools
+from statebox.tasks.provider import TaskSet
 from statebox.tasks.references import references_in
 from statebox.tools import BoundTools
 from statebox.tools.surface import ToolOutcome
@@ -31,6 +35,8 @@ class TaskValidation(BaseModel):
     mutants_total: int
     problems: list[str] = Field(default_factory=list)
     checks: list[CheckValidation] = Field(default_factory=list, description="the task's trace checks")
+    shape: TaskShape | None = Field(default=None, description="what the task adds to its domain's shape (reported, "
+                                                              "not part of `ok`: the minimums are per domain)")
 
     @property
     def ok(self) -> bool:
@@ -75,7 +81,9 @@ def validate_task(suite: Suite, task: Task) -> TaskValidation:
         result.problems.append(str(e))
         return result
     rules = rules_for(suite, task)
-    result.checks = validate_checks(task, reference_trace(task, played))
+    trace = reference_trace(task, played)
+    result.shape = task_shape(suite, task, trace)
+    result.checks = validate_checks(task, trace)
     for c in result.checks:
         if not c.satisfied:
             result.problems.append(f"the reference violates trace check {c.check}")
@@ -162,3 +170,11 @@ def _lint(suite: Suite, task: Task, writes: int) -> list[str]:
 
 def validate_suite(suite: Suite) -> list[TaskValidation]:
     return [validate_task(suite, t) for t in suite.tasks]
+
+
+def shape_of(suite: TaskSet, validations: list[dict[str, Any]]) -> SuiteShape | None:
+    """The shape of each domain of a built-in suite, from its `validate --json` task records (None for others)."""
+    if not isinstance(suite, Suite):
+        return None
+    shapes = [TaskShape.model_validate(v["shape"]) for v in validations if v.get("shape") is not None]
+    return suite_shape(suite, shapes) if shapes else None

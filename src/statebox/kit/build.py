@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from statebox.kit.component import Component, Seeder
 from statebox.tasks import Domain, Task
-from statebox.tasks.checks import TraceCheck
+from statebox.tasks.checks import TraceCheck, VerifyBefore
 from statebox.tasks.loader import load_trace_checks
 from statebox.tools import Tool, Toolset
 from statebox.tools.policy_search import INDEX_DDL, add_entries, policy_sections, search_policy_tool
@@ -34,11 +34,15 @@ def build_domain(
     components: Iterable[Component] = (),
     checks: Iterable[Callable[[Task], list[str]]] = (),
     trace_checks: Iterable[TraceCheck] | Path | None = None,
+    helpdesk_tools: Iterable[str] = (),
+    identity_tools: Iterable[str] = (),
 ) -> Domain:
     """The Domain: DDL, specs, sequences and tools merged (names must not clash), the policy searchable.
 
     `trace_checks` judge every task's trace: a list, or a YAML file of them (by default the
-    domain folder's `trace_checks.yaml`, when it exists).
+    domain folder's `trace_checks.yaml`, when it exists). The components' tools are helpdesk tools, their
+    code tools and the checks' `verified_by` tools identity tools; `helpdesk_tools` and `identity_tools` add
+    the domain's own (for the suite's shape, judge/shape).
     """
     parts = list(components)
     sections = policy_sections(policy)
@@ -71,9 +75,23 @@ def build_domain(
     if trace_checks is None:
         trace_checks = default_checks if default_checks.is_file() else []
     declared = load_trace_checks(trace_checks) if isinstance(trace_checks, Path) else list(trace_checks)
+    helpdesk, identity = _record_keeping(parts, declared, helpdesk_tools, identity_tools)
+    unknown = sorted((helpdesk | identity) - {t.name for t in agent_tools})
+    if unknown:
+        raise ValueError(f"domain {name!r}: helpdesk or identity tools {unknown} are not among its tools")
     return Domain(name=name, world=world, tools=Toolset(agent_tools), policy=policy, task_dir=task_dir,
                   description=description, checks=list(checks), customer_tools=Toolset(customer_tools),
-                  trace_checks=declared)
+                  trace_checks=declared, helpdesk_tools=helpdesk, identity_tools=identity)
+
+
+def _record_keeping(
+    parts: list[Component], checks: list[TraceCheck], helpdesk: Iterable[str], identity: Iterable[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The helpdesk tools (every component's, plus the domain's) and the identity tools (codes, verifiers)."""
+    kit = {t.name for c in parts for t in c.tools if t.writes}
+    codes = {t.name for c in parts if c.name == "customer_side" for t in c.tools if t.writes}
+    verifiers = {t for c in checks if isinstance(c, VerifyBefore) for t in c.verified_by}
+    return frozenset(kit | set(helpdesk)), frozenset(codes | verifiers | set(identity))
 
 
 def _merge(what: str, domain: str, maps: list[dict[str, T]]) -> dict[str, T]:

@@ -26,6 +26,10 @@ class Domain:
     checks: list[Callable[[Task], list[str]]] = field(default_factory=list)  # domain-specific lint
     customer_tools: Toolset = field(default_factory=lambda: Toolset([]))  # only the simulated customer's
     trace_checks: list[TraceCheck] = field(default_factory=list)  # judged on every task's trace
+    # For the suite's shape (judge/shape): writes that only keep records (tickets, comments, hand-offs, emails,
+    # texted codes), and writes that establish who the customer is (left out of the write sequences).
+    helpdesk_tools: frozenset[str] = frozenset()
+    identity_tools: frozenset[str] = frozenset()
 
     def load_tasks(self) -> list[Task]:
         """The domain's tasks, each judged by the domain's trace checks as well as its own."""

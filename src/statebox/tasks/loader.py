@@ -57,13 +57,21 @@ def _parse(path: Path, index: int, item: Any, domain: str | None) -> Task:
         raise TaskFileError(path, err["msg"] + more, task=task_id, field=field) from None
 
 
+REVIEW_SUFFIX = ".review.yaml"  # a task's blind-review record, beside it (statebox.tasks.review)
+
+
+def task_files(directory: Path) -> list[Path]:
+    """The task files below a folder, sorted by path: every *.yaml / *.yml but the review records."""
+    return [p for p in sorted(directory.rglob("*.y*ml")) if not p.name.endswith(REVIEW_SUFFIX)]
+
+
 def load_task_dir(directory: Path, domain: str | None = None) -> list[Task]:
     """Every *.yaml task file below a directory, sorted by path; duplicate ids are an error."""
     tasks: list[Task] = []
     seen: dict[str, Path] = {}
     if not directory.is_dir():
         raise TaskFileError(directory, "no such task folder")
-    for path in sorted(directory.rglob("*.y*ml")):
+    for path in task_files(directory):
         for t in load_task_file(path, domain):
             if t.id in seen:
                 raise TaskFileError(path, f"duplicate task id (also in {seen[t.id]})", task=t.id, field="id")
@@ -74,7 +82,7 @@ def load_task_dir(directory: Path, domain: str | None = None) -> list[Task]:
 
 def task_file(directory: Path, task_id: str) -> Path:
     """The file below a task folder that defines a task (the folder itself when none does)."""
-    for path in sorted(directory.rglob("*.y*ml")):
+    for path in task_files(directory):
         try:
             doc = read_yaml(path)
         except (OSError, yaml.YAMLError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -113,6 +113,15 @@ class Task(Strict):
     tags: list[str] = Field(default_factory=list)
     read_only: bool = False
     checks: list[TraceCheck] = Field(default_factory=list, description="trace checks (the domain's are added)")
+    policy_sections: list[Annotated[int, Field(ge=1)]] = Field(
+        default_factory=list,
+        description="the policy sections whose rules decide this task's end state (not the ones every task follows)",
+    )
+    verification_not_required: str = Field(
+        default="",
+        description="where the policy lets this task's writes go unverified: the clause and why (e.g. a caller who "
+        "cannot verify is handed off)",
+    )
 
     def rubric_questions(self) -> list[Rubric]:
         """The rubrics as Rubric objects (a plain string is a question on the suite's rule)."""
@@ -126,7 +135,8 @@ class Task(Strict):
 
 # Fields added after run directories existed, with the value that means "as before": left out of
 # the content hash at that value, so a task that does not use them keeps the hash its runs recorded.
-_LATER_DEFAULTS: dict[str, Any] = {"via": None, "actor": "agent", "checks": [], "may_end_satisfied": True}
+_LATER_DEFAULTS: dict[str, Any] = {"via": None, "actor": "agent", "checks": [], "may_end_satisfied": True,
+                                   "policy_sections": [], "verification_not_required": ""}
 
 
 def _without_later_defaults(node: Any) -> Any:

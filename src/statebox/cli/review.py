@@ -1,0 +1,58 @@
+"""`statebox review`: blind-review tasks — the pack a reviewer reads first, the reveal, and storing the record.
+
+    statebox review retail TASK [TASK ...] --blind     # what a reviewer may see before deciding
+    statebox review retail TASK [TASK ...] --reveal    # the reference, alternatives, checks, rubrics
+    statebox review retail --record reviews.yaml       # validate and store each record beside its task
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from statebox.cli.common import fail, open_suite
+from statebox.cli.review_pack import blind_pack, reveal
+from statebox.tasks import Suite, Task, TaskFileError
+from statebox.tasks.review import store_records
+
+
+def register(app: typer.Typer) -> None:
+    app.command("review")(review)
+
+
+def review(
+    suite: Annotated[str, typer.Argument(help="A built-in suite (a domain, or builtin).", show_default=False)],
+    task_ids: Annotated[
+        list[str] | None, typer.Argument(help="Task ids (several at once).", show_default=False)
+    ] = None,
+    blind: Annotated[bool, typer.Option("--blind", help="Print what a reviewer may see first.")] = False,
+    show_all: Annotated[bool, typer.Option("--reveal", help="Print the rest: reference, checks, rubrics.")] = False,
+    record: Annotated[Path | None, typer.Option("--record", help="Validate and store the review record(s) in "
+                                                                  "this YAML file.")] = None,
+) -> None:
+    """Blind-review tasks: --blind prints the situation and the policy, --reveal the answer, --record stores."""
+    if sum([blind, show_all, record is not None]) != 1:
+        fail("choose one of --blind, --reveal or --record FILE")
+    s = open_suite(suite)
+    if record is not None:
+        try:
+            written = store_records(s, record)
+        except TaskFileError as e:
+            fail(str(e))
+        for path in written:
+            print(f"recorded {path}")
+        return
+    if not task_ids:
+        fail(f"name the task(s) to review; see `statebox tasks {suite}`")
+    tasks = _tasks(s, task_ids)
+    sys.stdout.write(blind_pack(s, tasks) if blind else reveal(s, tasks))
+
+
+def _tasks(suite: Suite, ids: list[str]) -> list[Task]:
+    try:
+        return [suite.task(i) for i in dict.fromkeys(ids)]
+    except LookupError as e:
+        fail(str(e))
