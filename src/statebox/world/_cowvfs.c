@@ -362,7 +362,9 @@ static sqlite3_vfs cow_vfs = {
 /* Register the VFS with the SQLite whose API table is `api`; NULL, or why not. Called once, while
  * world/cow.py imports (under the import lock), so nothing else runs this module's code yet. */
 static const char *attach(const sqlite3_api_routines *api, const char *how) {
-    if (route != NULL) return NULL; /* already attached (by either route) */
+    if (route != NULL && api == sqlite3_api) return NULL; /* the same SQLite loading it again */
+    if (route != NULL) return strcmp(route, "symbols") == 0 ? "already attached to another SQLite (by symbols)"
+                                                            : "already attached to another SQLite (by load_extension)";
     sqlite3_api = api;
     if (sqlite3_threadsafe() == 0) return "SQLite is built without thread safety (SQLITE_THREADSAFE=0)";
     sqlite3_vfs *d = sqlite3_vfs_find(NULL);
@@ -406,6 +408,7 @@ static PyObject *attach_symbols(PyObject *module, PyObject *arg) {
     (void)module;
     const char *path = arg == Py_None ? NULL : PyUnicode_AsUTF8(arg);
     if (path == NULL && arg != Py_None) return NULL;
+    if (route != NULL) return PyErr_Format(PyExc_OSError, "statebox-cow: already attached (by %s)", route);
     void *handle = dlopen(path, RTLD_NOW | (path != NULL ? RTLD_NOLOAD : 0));
     if (handle == NULL) return PyErr_Format(PyExc_OSError, "statebox-cow: %s is not loaded (%s)", path, dlerror());
     const char *missing = NULL;

@@ -60,7 +60,7 @@ def _by_load_extension(ext: ModuleType) -> str | None:
     conn = sqlite3.connect(":memory:")
     try:
         if not hasattr(conn, "enable_load_extension"):
-            return "load_extension: this Python's sqlite3 cannot load extensions (built without them)"
+            return "load_extension: this Python's sqlite3 was built without extension loading"
         conn.enable_load_extension(True)
         conn.load_extension(str(ext.__file__))  # SQLite derives the entry point, sqlite3_cowvfs_init, from the name
         return None
@@ -133,11 +133,13 @@ def enabled() -> bool:
 
 def status() -> str:
     """One line: how sessions are restored here, and why if not copy-on-write."""
-    if _EXTENSION is None:
-        return f"sessions copy the whole image (page-level copy-on-write unavailable: {_LOADED.problem})"
     if not enabled():
-        return f"sessions copy the whole image (page-level copy-on-write switched off: {ENV}=0)"
+        return f"sessions copy the whole image (page-level copy-on-write {_why_not()})"
     return "sessions share the baseline image and keep only the pages they write (statebox-cow VFS)"
+
+
+def _why_not() -> str:
+    return f"unavailable: {_LOADED.problem}" if _EXTENSION is None else f"switched off: {ENV}=0"
 
 
 def describe() -> RestorePath:
@@ -152,7 +154,7 @@ def describe() -> RestorePath:
         "load_extension" if attached else None)
     return RestorePath(
         restore="copy-on-write" if enabled() else "copy",
-        reason=status() if not enabled() else _route_reason(route),
+        reason=f"page-level copy-on-write {_why_not()}" if not enabled() else _route_reason(route),
         route=route,
         extension_sqlite=attached.get("version"),
         extension_source_id=attached.get("source_id"),
@@ -164,7 +166,7 @@ def describe() -> RestorePath:
 def _route_reason(route: Route | None) -> str:
     how = "SQLite loaded it as an extension" if route == "load_extension" else "via the symbols of python's _sqlite3"
     skipped = f" ({'; '.join(_LOADED.tried)})" if _LOADED.tried else ""
-    return f"{status()}: the extension reached python's SQLite {how}{skipped}, and a probe opened a file through it"
+    return f"the statebox-cow VFS reached python's SQLite {how}{skipped}, and a probe opened a file through it"
 
 
 def register(image: bytes) -> Image | None:
