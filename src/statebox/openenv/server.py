@@ -20,7 +20,9 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from statebox.mcp.limits import IdleWebSockets
 from statebox.openenv.environment import StateboxEnvironment
+from statebox.openenv.limits import SessionCap
 from statebox.openenv.models import StateboxAction, StateboxObservation
 from statebox.openenv.source import EpisodeSource
 
@@ -59,6 +61,9 @@ def create_openenv_app(source: EpisodeSource, *, max_sessions: int = 64, token: 
         return JSONResponse(report, status_code=200 if report["ready"] else 503)
 
     app.add_middleware(QuietDisconnects)
+    # A client silent for twice the idle timeout (its episode expired at once) has gone: its socket is closed.
+    app.add_middleware(IdleWebSockets, idle_s=2 * source.idle_timeout_s)
+    app.add_middleware(SessionCap, server=server, idle_timeout_s=source.idle_timeout_s)
     if token is not None:
         app.add_middleware(BearerToken, token=token)
     return app
