@@ -7,7 +7,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from statebox.cli import catalog, demo, export, fake, offline, openenv_serve, report, review, run, serve
+from statebox.cli import catalog, demo, doctor, export, fake, offline, openenv_serve, report, review, run, serve
 from statebox.cli.common import fail
 from statebox.tasks.provider import suite_providers
 
@@ -44,6 +44,7 @@ offline.register(app, _providers)
 openenv_serve.register(app, _providers)
 export.register(app)
 review.register(app)
+doctor.register(app)
 
 
 def main() -> None:

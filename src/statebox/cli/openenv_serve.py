@@ -15,9 +15,11 @@ import typer
 
 from statebox.cli.common import fail
 from statebox.cli.options import SuiteOptions, command, open_task_set
+from statebox.cli.serve import MaxBodyOpt, ReadTimeoutOpt
 from statebox.llm.client import make_client
 from statebox.mcp.errors import CannotListenError, InsecureBindError
 from statebox.mcp.http_serving import serve_until_signalled
+from statebox.mcp.limits import ServingLimits
 from statebox.mcp.proxy_auth import check_bind, resolve_token
 from statebox.openenv.splits import SPLITS  # statebox's own code: no OpenEnv needed
 from statebox.runner.errors import CampaignError
@@ -55,6 +57,8 @@ class OpenEnvOptions:
         str | None, typer.Option(help="PROVIDER:MODEL of an LLM customer (default: the task's scripted customer).")
     ] = None
     base_url: Annotated[str | None, typer.Option(help="Base URL for an openai: user model.")] = None
+    max_body_bytes: MaxBodyOpt = 1_048_576
+    read_timeout: ReadTimeoutOpt = 10.0
 
 
 def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
@@ -103,6 +107,7 @@ def openenv_serve(opts: OpenEnvOptions, suite_options: SuiteOptions) -> None:
         f"statebox OpenEnv server for {opts.suite} ({len(source.task_ids)} tasks) at {url}", file=sys.stderr, flush=True
     )
     try:
-        asyncio.run(serve_until_signalled(app, opts.host, opts.port, on_ready=announce))
+        limits = ServingLimits(opts.max_body_bytes, opts.read_timeout)
+        asyncio.run(serve_until_signalled(app, opts.host, opts.port, on_ready=announce, limits=limits))
     except CannotListenError as e:
         fail(str(e))

@@ -36,6 +36,14 @@ UserOpt = Annotated[
 ]
 UserModelOpt = Annotated[str | None, typer.Option(help="PROVIDER:MODEL of the LLM customer.")]
 BaseUrlOpt = Annotated[str | None, typer.Option(help="Base URL for an openai: user model.")]
+# The HTTP servers' limits (statebox.mcp.limits), shared by `proxy` and `openenv-serve`.
+MaxBodyOpt = Annotated[
+    int, typer.Option(min=1, help="Request bodies and WebSocket messages over this many bytes are refused (413).")
+]
+ReadTimeoutOpt = Annotated[
+    float,
+    typer.Option(min=0.001, help="Seconds a request's head, then its body, may take to arrive (else 408, closed)."),
+]
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,11 @@ class ProxyOptions:
     ] = 900.0
     user_model: UserModelOpt = None
     base_url: BaseUrlOpt = None
+    max_attempts: Annotated[
+        int, typer.Option(min=1, help="Live attempts at most; creating one more is refused (429) until one ends.")
+    ] = 256
+    max_body_bytes: MaxBodyOpt = 1_048_576
+    read_timeout: ReadTimeoutOpt = 10.0
 
 
 def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
@@ -141,6 +154,7 @@ async def _serve(
 def proxy(opts: ProxyOptions, suite_options: SuiteOptions) -> None:
     """Serve many isolated attempts of any suite behind one HTTP server; each attempt has its own MCP URL."""
     from statebox.mcp import run_proxy
+    from statebox.mcp.limits import ServingLimits
     from statebox.runner.hosted_suite import HostedAttemptFactory, provider_opener
 
     opened = _suites_with_options(suite_options)
@@ -156,6 +170,8 @@ def proxy(opts: ProxyOptions, suite_options: SuiteOptions) -> None:
                 opts.token,
                 opts.idle_timeout,
                 on_ready=lambda url: print(f"statebox proxy at {url}", file=sys.stderr),
+                limits=ServingLimits(opts.max_body_bytes, opts.read_timeout),
+                max_attempts=opts.max_attempts,
             )
         )
     except (InsecureBindError, CannotListenError) as e:

@@ -2,6 +2,8 @@
 
 The owner handles signals, not uvicorn: uvicorn's own handlers would re-raise the signal
 after shutdown, killing the process before the caller could write the attempt's results.
+Every server reads requests within `ServingLimits` (limits.py): bodies and WebSocket messages
+capped in size, request heads and bodies in time.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from statebox.mcp.errors import CannotListenError
+from statebox.mcp.limits import BodyLimit, ServingLimits
+from statebox.mcp.slow_clients import deadline_protocol
 
 logger = logging.getLogger(__name__)
 
@@ -56,10 +60,12 @@ def base_url(sock: socket.socket) -> str:
 
 
 @asynccontextmanager
-async def serving(app: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[str]:
+async def serving(
+    app: ASGIApp, host: str = "127.0.0.1", port: int = 0, limits: ServingLimits | None = None
+) -> AsyncIterator[str]:
     """Serve `app` in a background task while the block runs; yields its base URL."""
     sock = bind_socket(host, port)
-    server = _new_server(app)
+    server = _new_server(app, limits or ServingLimits())
     async with anyio.create_task_group() as tg:
         tg.start_soon(_serve, server, sock)
         try:
@@ -70,20 +76,27 @@ async def serving(app: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> Async
 
 
 async def serve_until_signalled(
-    app: ASGIApp, host: str, port: int, on_ready: Callable[[str], None] | None = None
+    app: ASGIApp,
+    host: str,
+    port: int,
+    on_ready: Callable[[str], None] | None = None,
+    limits: ServingLimits | None = None,
 ) -> None:
     """Serve `app` until SIGINT or SIGTERM, then shut down gracefully and return.
 
     `on_ready` gets the base URL once the server accepts connections.
     """
-    await serve_socket_until_signalled(app, bind_socket(host, port), on_ready)
+    await serve_socket_until_signalled(app, bind_socket(host, port), on_ready, limits)
 
 
 async def serve_socket_until_signalled(
-    app: ASGIApp, sock: socket.socket, on_ready: Callable[[str], None] | None = None
+    app: ASGIApp,
+    sock: socket.socket,
+    on_ready: Callable[[str], None] | None = None,
+    limits: ServingLimits | None = None,
 ) -> None:
     """`serve_until_signalled` on a socket already bound (by `bind_socket`)."""
-    server = _new_server(app)
+    server = _new_server(app, limits or ServingLimits())
     async with anyio.create_task_group() as tg:
         tg.start_soon(_exit_on_signal, server)
         if on_ready is not None:
@@ -92,8 +105,11 @@ async def serve_socket_until_signalled(
         tg.cancel_scope.cancel()
 
 
-def _new_server(app: ASGIApp) -> _OwnerSignalsServer:
-    config = uvicorn.Config(app, lifespan="on", log_level="warning", access_log=False)
+def _new_server(app: ASGIApp, limits: ServingLimits) -> _OwnerSignalsServer:
+    config = uvicorn.Config(
+        BodyLimit(app, limits), lifespan="on", log_level="warning", access_log=False,
+        http=deadline_protocol(limits.read_timeout_s), ws_max_size=limits.max_body_bytes,
+    )
     return _OwnerSignalsServer(config)
 
 

@@ -12,7 +12,8 @@ from contextlib import asynccontextmanager
 
 from statebox.mcp.hosted import AttemptFactory
 from statebox.mcp.http_serving import serve_until_signalled, serving
-from statebox.mcp.proxy_app import DEFAULT_IDLE_TIMEOUT_S, create_proxy_app
+from statebox.mcp.limits import ServingLimits
+from statebox.mcp.proxy_app import DEFAULT_IDLE_TIMEOUT_S, DEFAULT_MAX_ATTEMPTS, create_proxy_app
 from statebox.mcp.proxy_auth import check_bind, resolve_token
 
 DEFAULT_HOST = "127.0.0.1"
@@ -26,6 +27,8 @@ async def run_proxy(
     token: str | None = None,
     idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
     on_ready: Callable[[str], None] | None = None,
+    limits: ServingLimits | None = None,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> None:
     """Serve the proxy until SIGINT/SIGTERM; then close every attempt and return.
 
@@ -34,8 +37,8 @@ async def run_proxy(
     """
     token = resolve_token(token)
     check_bind(host, token)
-    app = create_proxy_app(factory, token=token, idle_timeout_s=idle_timeout_s, host=host)
-    await serve_until_signalled(app, host, port, on_ready=on_ready)
+    app = create_proxy_app(factory, token=token, idle_timeout_s=idle_timeout_s, host=host, max_attempts=max_attempts)
+    await serve_until_signalled(app, host, port, on_ready=on_ready, limits=limits)
 
 
 @asynccontextmanager
@@ -45,6 +48,8 @@ async def running_proxy(
     port: int = 0,
     token: str | None = None,
     idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
+    limits: ServingLimits | None = None,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> AsyncIterator[str]:
     """Serve the proxy in the background while the block runs; yields its base URL.
 
@@ -52,6 +57,6 @@ async def running_proxy(
     """
     token = resolve_token(token)
     check_bind(host, token)
-    app = create_proxy_app(factory, token=token, idle_timeout_s=idle_timeout_s, host=host)
-    async with serving(app, host, port) as url:
+    app = create_proxy_app(factory, token=token, idle_timeout_s=idle_timeout_s, host=host, max_attempts=max_attempts)
+    async with serving(app, host, port, limits) as url:
         yield url

@@ -24,11 +24,13 @@ from starlette.types import Receive, Scope, Send
 
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.hosted import AttemptFactory, attempt_result
+from statebox.mcp.limits import CreationCap
 from statebox.mcp.proxy_auth import is_loopback, unauthorized
 from statebox.mcp.proxy_registry import AttemptRegistry
 from statebox.tools.quoting import without_long_values
 
 DEFAULT_IDLE_TIMEOUT_S = 900.0
+DEFAULT_MAX_ATTEMPTS = 256  # live at once; each holds a session (or, for some suites, tool-server processes)
 NOT_FOUND = "no such attempt: the id is unknown, or the attempt was destroyed or reclaimed"
 
 
@@ -41,10 +43,14 @@ class ProxyState:
         token: str | None,
         idle_timeout_s: float,
         mcp_security: TransportSecuritySettings | None,
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     ) -> None:
         self.factory = factory
         self.token = token
         self.registry = AttemptRegistry(idle_timeout_s)
+        advice = (f"destroy the attempts you are done with (DELETE /attempts/{{id}}), or wait for idle ones to be "
+                  f"reclaimed after {idle_timeout_s:g} s (--idle-timeout); the cap is --max-attempts")
+        self.cap = CreationCap(max_attempts, lambda: len(self.registry), "attempts", advice)
         self.mcp_security = mcp_security
         self.ready = False
 
@@ -55,9 +61,10 @@ def create_proxy_app(
     token: str | None = None,
     idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
     host: str = "127.0.0.1",
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> Starlette:
     """The proxy as an ASGI app; `host` is where it will listen (for Host-header checks)."""
-    state = ProxyState(factory, token, idle_timeout_s, _mcp_security(host))
+    state = ProxyState(factory, token, idle_timeout_s, _mcp_security(host), max_attempts)
     api = _OperatorApi(state)
     routes = [
         Route("/health", api.health, methods=["GET"]),
@@ -110,8 +117,11 @@ class _OperatorApi:
         fields = await _creation_fields(request)
         if isinstance(fields, Response):
             return fields
+        if refused := self._state.cap.refused():
+            return refused
         try:
-            attempt = await self._state.factory(*fields)
+            with self._state.cap.making():
+                attempt = await self._state.factory(*fields)
         except LookupError as exc:
             return _error(without_long_values(_message(exc), list(fields)), 404)
         except ValueError as exc:
@@ -183,7 +193,7 @@ async def _creation_fields(request: Request) -> tuple[str, str, str | None] | Re
     """`(suite, task, user)` from a creation request, or the 400 saying what is wrong."""
     try:
         body: Any = await request.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python's parser goes
         return _error('body must be JSON like {"suite": "retail", "task": "...", "user": null}', 400)
     if not isinstance(body, dict):
         return _error("body must be a JSON object", 400)

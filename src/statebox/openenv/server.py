@@ -20,7 +20,9 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from statebox.mcp.limits import IdleWebSockets
 from statebox.openenv.environment import StateboxEnvironment
+from statebox.openenv.limits import JsonObjectMessages, SessionCap
 from statebox.openenv.models import StateboxAction, StateboxObservation
 from statebox.openenv.source import EpisodeSource
 
@@ -59,6 +61,10 @@ def create_openenv_app(source: EpisodeSource, *, max_sessions: int = 64, token: 
         return JSONResponse(report, status_code=200 if report["ready"] else 503)
 
     app.add_middleware(QuietDisconnects)
+    app.add_middleware(JsonObjectMessages)
+    # A client silent for twice the idle timeout (its episode expired at once) has gone: its socket is closed.
+    app.add_middleware(IdleWebSockets, idle_s=2 * source.idle_timeout_s)
+    app.add_middleware(SessionCap, server=server, idle_timeout_s=source.idle_timeout_s)
     if token is not None:
         app.add_middleware(BearerToken, token=token)
     return app
@@ -110,7 +116,8 @@ class QuietDisconnects:
 
 
 class BearerToken:
-    """Refuses HTTP requests (401) and WebSocket handshakes (closed, 1008) without the bearer token."""
+    """Refuses HTTP requests and WebSocket handshakes without the bearer token (401; a server that cannot
+    answer a handshake in HTTP closes it, 1008)."""
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app, self.token = app, token
@@ -118,12 +125,16 @@ class BearerToken:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS or self._allowed(scope):
             await self.app(scope, receive, send)
-        elif scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008, "reason": "missing or invalid token"})
-        else:
-            response = JSONResponse({"error": "missing or invalid token: send 'Authorization: Bearer <token>'"},
-                                    status_code=401, headers={"WWW-Authenticate": "Bearer"})
+            return
+        response = JSONResponse({"error": "missing or invalid token: send 'Authorization: Bearer <token>'"},
+                                status_code=401, headers={"WWW-Authenticate": "Bearer"})
+        if scope["type"] == "http":
             await response(scope, receive, send)
+        elif "websocket.http.response" in scope.get("extensions", {}):
+            await send({"type": "websocket.http.response.start", "status": 401, "headers": response.raw_headers})
+            await send({"type": "websocket.http.response.body", "body": response.body})
+        else:
+            await send({"type": "websocket.close", "code": 1008, "reason": "missing or invalid token"})
 
     def _allowed(self, scope: Scope) -> bool:
         headers = dict(scope.get("headers") or [])

@@ -7,18 +7,32 @@
  * session can see another's writes or change the image. Every other file SQLite opens through this
  * VFS (journals, temp databases) is a private in-memory file with no image behind it.
  *
+ * One SQLite: the VFS must be registered with the very SQLite library the stdlib's sqlite3 runs on,
+ * which is not always the system's libsqlite3 (some Pythons link a private copy into _sqlite3). So
+ * this module links no SQLite at all: it is built as a SQLite loadable extension (sqlite3ext.h), and
+ * every sqlite3_* call goes through the API table of the library that attached it, by one of two
+ * routes (`attached()` says which): SQLite itself loading this file as an extension through the
+ * stdlib's `load_extension` (the table SQLite hands its extensions), or, where a Python has no
+ * `load_extension`, the table filled from the symbols of the stdlib's own _sqlite3 module. world/cow.py
+ * then opens a file through the VFS with the stdlib's sqlite3 to prove the two meet.
+ *
  * Threads: SQLite calls a file's methods from one connection at a time, so a file needs no lock;
- * the registry and the counters are shared by all connections and guarded by one mutex. The VFS
- * methods never touch Python (SQLite may call them without the GIL): when the last file of an image
- * whose Image object is already gone closes, the image is queued and its bytes released at the next
- * call into this module (which holds the GIL).
+ * the registry and the counters are shared by all connections and guarded by one SQLite mutex. The
+ * VFS methods never touch Python (SQLite may call them without the GIL): when the last file of an
+ * image whose Image object is already gone closes, the image is queued and its bytes released at
+ * the next call into this module (which holds the GIL).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <pthread.h>
-#include <sqlite3.h>
+#include <dlfcn.h>
+#include <sqlite3ext.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The API table every sqlite3_* name below goes through (sqlite3ext.h's macros). Static, unlike
+ * SQLITE_EXTENSION_INIT1's: SQLite loads extensions RTLD_GLOBAL, and an exported table could be
+ * bound by another extension's code in place of its own. */
+static const sqlite3_api_routines *sqlite3_api;
 
 #define VFS_NAME "statebox-cow"
 #define NAME_MAX_LEN 64
@@ -34,7 +48,10 @@ typedef struct Base {
     long refs;                        /* its Image object, if alive, plus every open file */
 } Base;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Allocated when the VFS is registered and never freed: SQLite may call the VFS until the last
+ * connection closes, which can be after this module's interpreter has gone. NULL until attached. */
+static sqlite3_mutex *lock;
+static const char *route;             /* how SQLite's API was reached: "load_extension" or "symbols" */
 static Base *registry;                /* images that can be opened by name */
 static Base *released;                /* images no one holds: their bytes are dropped with the GIL */
 static long long serial;              /* names are never reused within the process */
@@ -53,10 +70,10 @@ static void unref_locked(Base *b) {
 
 /* Drop the bytes of images no one holds. Called with the GIL held. */
 static void drain(void) {
-    pthread_mutex_lock(&lock);
+    sqlite3_mutex_enter(lock);
     Base *b = released;
     released = NULL;
-    pthread_mutex_unlock(&lock);
+    sqlite3_mutex_leave(lock);
     while (b != NULL) {
         Base *next = b->next;
         Py_DECREF(b->owner);
@@ -87,23 +104,23 @@ typedef struct CowFile {
 } CowFile;
 
 static void count(long long *counter, long long delta) {
-    pthread_mutex_lock(&lock);
+    sqlite3_mutex_enter(lock);
     *counter += delta;
-    pthread_mutex_unlock(&lock);
+    sqlite3_mutex_leave(lock);
 }
 
 static int cow_close(sqlite3_file *f) {
     CowFile *p = (CowFile *)f;
     for (sqlite3_int64 i = 0; i < p->nslots; i++) free(p->slots[i]);
     free(p->slots);
-    pthread_mutex_lock(&lock);
+    sqlite3_mutex_enter(lock);
     overlay_bytes -= p->held;
     files_open--;
     if (p->image != NULL) {
         overlays_open--;
         unref_locked(p->image);
     }
-    pthread_mutex_unlock(&lock);
+    sqlite3_mutex_leave(lock);
     p->slots = NULL;
     p->nslots = 0;
     p->image = NULL;
@@ -267,12 +284,12 @@ static int vfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *f, in
     CowFile *p = (CowFile *)f;
     memset(p, 0, sizeof *p);
     p->chunk = DEFAULT_CHUNK;
-    pthread_mutex_lock(&lock);
+    sqlite3_mutex_enter(lock);
     if (flags & SQLITE_OPEN_MAIN_DB) {
         Base *b = registry;
         while (b != NULL && (name == NULL || strcmp(b->name, name) != 0)) b = b->next;
         if (b == NULL) {
-            pthread_mutex_unlock(&lock);
+            sqlite3_mutex_leave(lock);
             return SQLITE_CANTOPEN; /* pMethods stays NULL: SQLite will not close it */
         }
         b->refs++;
@@ -282,7 +299,7 @@ static int vfs_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *f, in
         p->chunk = b->chunk;
     }
     files_open++;
-    pthread_mutex_unlock(&lock);
+    sqlite3_mutex_leave(lock);
     p->base.pMethods = &cow_methods;
     if (out != NULL) *out = flags;
     return SQLITE_OK;
@@ -340,6 +357,88 @@ static sqlite3_vfs cow_vfs = {
     NULL, NULL, NULL,
 };
 
+/* ---- attaching to SQLite ------------------------------------------------------------------ */
+
+/* Register the VFS with the SQLite whose API table is `api`; NULL, or why not. Called once, while
+ * world/cow.py imports (under the import lock), so nothing else runs this module's code yet. */
+static const char *attach(const sqlite3_api_routines *api, const char *how) {
+    if (route != NULL && api == sqlite3_api) return NULL; /* the same SQLite loading it again */
+    if (route != NULL) return strcmp(route, "symbols") == 0 ? "already attached to another SQLite (by symbols)"
+                                                            : "already attached to another SQLite (by load_extension)";
+    sqlite3_api = api;
+    if (sqlite3_threadsafe() == 0) return "SQLite is built without thread safety (SQLITE_THREADSAFE=0)";
+    sqlite3_vfs *d = sqlite3_vfs_find(NULL);
+    if (d == NULL) return "SQLite has no default VFS";
+    if (sqlite3_vfs_find(VFS_NAME) != NULL) return "another copy of this module registered " VFS_NAME " first";
+    sqlite3_mutex *m = sqlite3_mutex_alloc(SQLITE_MUTEX_FAST);
+    if (m == NULL) return "sqlite3_mutex_alloc failed";
+    cow_vfs.pAppData = d;
+    lock = m; /* before registering: a VFS method may run as soon as the VFS is registered */
+    if (sqlite3_vfs_register(&cow_vfs, 0) != SQLITE_OK) {
+        lock = NULL;
+        sqlite3_mutex_free(m);
+        return "sqlite3_vfs_register failed";
+    }
+    route = how;
+    return NULL;
+}
+
+/* Route 1, SQLite's own: the entry point sqlite3_load_extension finds for this file's name. */
+__attribute__((visibility("default"))) int sqlite3_cowvfs_init(sqlite3 *db, char **error,
+                                                               const sqlite3_api_routines *api) {
+    (void)db;
+    const char *why = attach(api, "load_extension");
+    if (why == NULL) return SQLITE_OK_LOAD_PERMANENTLY;
+    if (error != NULL) *error = api->mprintf("statebox-cow: %s", why);
+    return SQLITE_ERROR;
+}
+
+/* Route 2: the table filled from the symbols of the library that defines the stdlib's sqlite3
+ * (its _sqlite3 module's file: the module itself if SQLite is linked in, else the libsqlite3 it
+ * loaded). Only the functions this file calls are filled in; the rest stay NULL. */
+static sqlite3_api_routines symbols_api;
+
+#define FILL(field, symbol)                                                                         \
+    do {                                                                                            \
+        *(void **)(&symbols_api.field) = dlsym(handle, symbol);                                     \
+        if (symbols_api.field == NULL) missing = symbol;                                            \
+    } while (0)
+
+static PyObject *attach_symbols(PyObject *module, PyObject *arg) {
+    (void)module;
+    const char *path = arg == Py_None ? NULL : PyUnicode_AsUTF8(arg);
+    if (path == NULL && arg != Py_None) return NULL;
+    if (route != NULL) return PyErr_Format(PyExc_OSError, "statebox-cow: already attached (by %s)", route);
+    void *handle = dlopen(path, RTLD_NOW | (path != NULL ? RTLD_NOLOAD : 0));
+    if (handle == NULL) return PyErr_Format(PyExc_OSError, "statebox-cow: %s is not loaded (%s)", path, dlerror());
+    const char *missing = NULL;
+    FILL(libversion, "sqlite3_libversion");
+    FILL(sourceid, "sqlite3_sourceid");
+    FILL(xthreadsafe, "sqlite3_threadsafe");
+    FILL(mprintf, "sqlite3_mprintf");
+    FILL(xsnprintf, "sqlite3_snprintf");
+    FILL(mutex_alloc, "sqlite3_mutex_alloc");
+    FILL(mutex_free, "sqlite3_mutex_free");
+    FILL(mutex_enter, "sqlite3_mutex_enter");
+    FILL(mutex_leave, "sqlite3_mutex_leave");
+    FILL(vfs_find, "sqlite3_vfs_find");
+    FILL(vfs_register, "sqlite3_vfs_register");
+    dlclose(handle); /* the stdlib keeps the library loaded */
+    if (missing != NULL)
+        return PyErr_Format(PyExc_OSError, "statebox-cow: %s exports no %s", path ? path : "the program", missing);
+    const char *why = attach(&symbols_api, "symbols");
+    if (why != NULL) return PyErr_Format(PyExc_OSError, "statebox-cow: %s", why);
+    Py_RETURN_NONE;
+}
+
+static PyObject *attached(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    if (route == NULL) Py_RETURN_NONE;
+    return Py_BuildValue("{s:s,s:s,s:s}", "route", route, "version", sqlite3_libversion(), "source_id",
+                         sqlite3_sourceid());
+}
+
 /* ---- Python: Image and stats --------------------------------------------------------------- */
 
 typedef struct {
@@ -351,6 +450,7 @@ static PyObject *image_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"image", NULL};
     PyObject *data;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "S:Image", kwlist, &data)) return NULL;
+    if (route == NULL) return PyErr_Format(PyExc_RuntimeError, "statebox-cow is not attached to SQLite yet");
     drain();
     Base *b = calloc(1, sizeof *b);
     if (b == NULL) return PyErr_NoMemory();
@@ -365,11 +465,11 @@ static PyObject *image_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     b->size = PyBytes_GET_SIZE(data);
     b->chunk = page_size_of(b->data, b->size);
     b->refs = 1;
-    pthread_mutex_lock(&lock);
+    sqlite3_mutex_enter(lock);
     snprintf(b->name, sizeof b->name, "/statebox-cow-%lld", ++serial);
     b->next = registry;
     registry = b;
-    pthread_mutex_unlock(&lock);
+    sqlite3_mutex_leave(lock);
     self->base = b;
     return (PyObject *)self;
 }
@@ -377,7 +477,7 @@ static PyObject *image_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
 static void image_dealloc(ImageObject *self) {
     Base *b = self->base;
     if (b != NULL) {
-        pthread_mutex_lock(&lock);
+        sqlite3_mutex_enter(lock);
         for (Base **at = &registry; *at != NULL; at = &(*at)->next) {
             if (*at == b) {
                 *at = b->next;
@@ -386,7 +486,7 @@ static void image_dealloc(ImageObject *self) {
         }
         b->next = NULL;
         unref_locked(b);
-        pthread_mutex_unlock(&lock);
+        sqlite3_mutex_leave(lock);
         drain();
     }
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -422,12 +522,14 @@ static PyTypeObject ImageType = {
 static PyObject *stats(PyObject *module, PyObject *unused) {
     (void)module;
     (void)unused;
-    drain();
-    long long images = 0;
-    pthread_mutex_lock(&lock);
-    for (Base *b = registry; b != NULL; b = b->next) images++;
-    long long files = files_open, overlays = overlays_open, bytes = overlay_bytes;
-    pthread_mutex_unlock(&lock);
+    long long images = 0, files = 0, overlays = 0, bytes = 0;
+    if (route != NULL) {
+        drain();
+        sqlite3_mutex_enter(lock);
+        for (Base *b = registry; b != NULL; b = b->next) images++;
+        files = files_open, overlays = overlays_open, bytes = overlay_bytes;
+        sqlite3_mutex_leave(lock);
+    }
     return Py_BuildValue("{s:L,s:L,s:L,s:L}", "images", images, "files_open", files, "overlays_open", overlays,
                          "overlay_bytes", bytes);
 }
@@ -435,6 +537,10 @@ static PyObject *stats(PyObject *module, PyObject *unused) {
 static PyMethodDef methods[] = {
     {"stats", stats, METH_NOARGS,
      "Counters: images registered, files open, main databases open over an image, bytes of written pages held."},
+    {"attach_symbols", attach_symbols, METH_O,
+     "Register the VFS with the SQLite whose symbols the loaded file at this path (None: the program) exports."},
+    {"attached", attached, METH_NOARGS,
+     "How the VFS reached SQLite and that SQLite's version and source id, or None before it is attached."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -443,25 +549,15 @@ static struct PyModuleDef moduledef = {
     NULL, NULL, NULL, NULL,
 };
 
+/* Importing registers nothing: world/cow.py attaches the VFS to the stdlib's SQLite next. */
 PyMODINIT_FUNC PyInit__cowvfs(void) {
-    if (sqlite3_vfs_find(VFS_NAME) == NULL) {
-        sqlite3_vfs *d = sqlite3_vfs_find(NULL);
-        if (d == NULL) {
-            PyErr_SetString(PyExc_ImportError, "statebox-cow: SQLite has no default VFS");
-            return NULL;
-        }
-        cow_vfs.pAppData = d;
-        if (sqlite3_vfs_register(&cow_vfs, 0) != SQLITE_OK) {
-            PyErr_SetString(PyExc_ImportError, "statebox-cow: sqlite3_vfs_register failed");
-            return NULL;
-        }
-    }
     if (PyType_Ready(&ImageType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL) return NULL;
     Py_INCREF(&ImageType);
     if (PyModule_AddObject(m, "Image", (PyObject *)&ImageType) < 0 ||
-        PyModule_AddStringConstant(m, "VFS_NAME", VFS_NAME) < 0) {
+        PyModule_AddStringConstant(m, "VFS_NAME", VFS_NAME) < 0 ||
+        PyModule_AddStringConstant(m, "ENTRY_POINT", "sqlite3_cowvfs_init") < 0) {
         Py_DECREF(&ImageType);
         Py_DECREF(m);
         return NULL;

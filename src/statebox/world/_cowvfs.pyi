@@ -1,6 +1,7 @@
 from typing import Final
 
 VFS_NAME: Final[str]
+ENTRY_POINT: Final[str]
 
 class Image:
     """A database image registered with the statebox-cow VFS while this object lives."""
@@ -12,3 +13,5 @@ class Image:
     def size(self) -> int: ...
 
 def stats() -> dict[str, int]: ...
+def attach_symbols(path: str | None) -> None: ...
+def attached() -> dict[str, str] | None: ...
