@@ -95,6 +95,16 @@ def test_without_the_extension_sessions_copy_and_the_reason_says_it_is_not_built
     assert not session_file(blocked, **{cow.ENV: "1"}).startswith("/statebox-cow-")
 
 
+
+def test_an_extension_built_from_an_older_source_is_refused_in_one_line_and_sessions_copy() -> None:
+    stale = ("import sys, types; sys.modules['statebox.world._cowvfs'] = types.ModuleType('statebox.world._cowvfs')"
+             "  # a build that predates the source: none of the functions cow.py calls\n")
+    report = python(stale + "import json\nfrom statebox.cli.doctor import diagnose\n"
+                    "print(json.dumps(diagnose().sessions.model_dump()))\n")
+    assert report["restore"] == "copy", report
+    assert "out of date with its source; reinstall" in report["reason"], report
+    assert not session_file(stale, **{cow.ENV: "1"}).startswith("/statebox-cow-")
+
 ATTACH_AND_OPEN = """
     import importlib.machinery, importlib.util, json, sqlite3 as stdlib
     from pathlib import Path

@@ -97,12 +97,18 @@ def _probe(ext: ModuleType) -> str:
     return ""
 
 
+_API = ("attach_symbols", "attached", "Image", "VFS_NAME", "stats")  # what this module calls on the extension
+
+
 def _load() -> Loaded:
     """The extension, attached to the stdlib's SQLite and proved to work there, else why not."""
     try:
         from statebox.world import _cowvfs
     except ImportError as e:
         return Loaded(None, f"the extension statebox.world._cowvfs is not built ({e}); reinstall with a C compiler")
+    if not all(hasattr(_cowvfs, name) for name in _API):  # built from an older _cowvfs.c
+        built = getattr(_cowvfs, "__file__", _cowvfs.__name__)
+        return Loaded(None, f"the extension {built} is out of date with its source; reinstall (pip install -e .)")
     tried: list[str] = []
     for attach in (_by_load_extension, _by_symbols):
         problem = attach(_cowvfs)
