@@ -7,7 +7,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from statebox.cli import catalog, demo, export, fake, offline, openenv_serve, report, run, serve
+from statebox.cli import catalog, demo, export, fake, import_run, offline, openenv_serve, report, run, serve
 from statebox.cli.common import fail
 from statebox.tasks.provider import suite_providers
 
@@ -43,6 +43,7 @@ demo.register(app)
 offline.register(app, _providers)
 openenv_serve.register(app, _providers)
 export.register(app)
+import_run.register(app, _providers)
 
 
 def main() -> None:

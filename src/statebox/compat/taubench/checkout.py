@@ -59,6 +59,17 @@ class TauCheckout:
         """The domain's policy, the agent's system prompt in τ-bench."""
         return (self.envs(domain) / "wiki.md").read_text(encoding="utf-8")
 
+    def tool_names(self, domain: Domain) -> set[str]:
+        """The names the domain's tools give themselves (`get_info()["function"]["name"]`), read as syntax."""
+        names = set()
+        for path in sorted((self.envs(domain) / "tools").glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Dict):
+                    found = _literal_key(node, "function")
+                    if isinstance(found, ast.Dict) and isinstance(name := _literal_key(found, "name"), ast.Constant):
+                        names.add(str(name.value))
+        return names
+
     def fingerprint(self, domain: Domain) -> str:
         """A hash of what grades the domain: its tasks files, data, tools and policy."""
         h = hashlib.sha256()
@@ -103,6 +114,13 @@ def _call_fields(node: ast.expr, name: str) -> dict[str, Any]:
         fields[keyword.arg] = list(value.elts) if keyword.arg == "actions" and isinstance(value, ast.List) \
             else ast.literal_eval(value)  # fmt: skip
     return fields
+
+
+def _literal_key(node: ast.Dict, key: str) -> ast.expr | None:
+    for k, v in zip(node.keys, node.values, strict=True):
+        if isinstance(k, ast.Constant) and k.value == key:
+            return v
+    return None
 
 
 def _first_error(e: ValidationError) -> str:
