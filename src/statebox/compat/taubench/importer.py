@@ -77,18 +77,19 @@ def _checkout(options: Mapping[str, Any]) -> TauCheckout:
 
 
 def _domain(path: Path, checkout: TauCheckout, records: list[dict[str, Any]], split: str) -> Domain:
-    """The domain whose policy opens the first trajectory, else the one whose tasks match the records'."""
+    """The domain whose policy opens the first trajectory, else the one whose tasks match most records."""
     first = records[0].get("traj") or [{}]
     system = first[0].get("content") if isinstance(first[0], dict) and first[0].get("role") == "system" else None
     for domain in DOMAINS:
         if isinstance(system, str) and system.strip() == checkout.wiki(domain).strip():
             return domain
-    for domain in DOMAINS:
-        if split in ("test",) or domain == "retail":
-            tasks = checkout.tasks(domain, split)  # type: ignore[arg-type]
-            if all(_same_task(r, tasks) for r in records):
-                return domain
-    raise ImportFormatError(f"{path}: record 0: neither τ-bench domain's policy or tasks match the trajectories")
+    matches = {d: sum(_same_task(r, checkout.tasks(d, split)) for r in records)  # type: ignore[arg-type]
+               for d in DOMAINS if split == "test" or d == "retail"}  # fmt: skip
+    best = max(matches, key=lambda d: matches[d], default=None)
+    if best is None or not matches[best]:
+        raise ImportFormatError(f"{path}: record 0: neither τ-bench domain's policy nor its tasks match the "
+                                f"trajectories (recorded on another version of τ-bench, or another --split?)")
+    return best
 
 
 def _same_task(record: dict[str, Any], tasks: list[TauTaskData]) -> bool:
