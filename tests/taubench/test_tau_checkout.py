@@ -11,8 +11,10 @@ from statebox.compat.taubench.errors import TauFormatError
 from statebox.compat.taubench.suite import load_tau_suite
 
 
-@pytest.mark.parametrize(("domain", "split", "count"), [("airline", "test", 50), ("retail", "test", 115),
-                                                        ("retail", "train", 500), ("retail", "dev", 20)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("domain", "split", "count"),
+    [("airline", "test", 50), ("retail", "test", 115), ("retail", "train", 500), ("retail", "dev", 20)],
+)
 def test_every_split_reads_its_tasks(checkout: Path, domain: str, split: str, count: int) -> None:
     tasks = TauCheckout(checkout).tasks(domain, split)  # type: ignore[arg-type]
     assert len(tasks) == count, f"{domain} {split}: {len(tasks)} tasks read"

@@ -20,7 +20,9 @@ STATEBOX = str(Path(sys.executable).with_name("statebox"))
 
 def statebox(*args: str | Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}} | {"COLUMNS": "400"}
-    return subprocess.run([STATEBOX, *map(str, args)], capture_output=True, text=True, env=env, timeout=120, check=False)
+    return subprocess.run(
+        [STATEBOX, *map(str, args)], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
 
 
 def task_json(checkout: Path, index: int) -> dict[str, object]:
@@ -50,9 +52,13 @@ def test_a_record_without_its_fields_is_refused_naming_it(checkout: Path, tmp_pa
 
 
 def test_a_task_id_out_of_range_is_refused(checkout: Path, tmp_path: Path) -> None:
-    file = write(tmp_path / "t.json", [record(1, 0, task_json(checkout, 1), []), record(50, 0, task_json(checkout, 1), [])])
+    file = write(
+        tmp_path / "t.json", [record(1, 0, task_json(checkout, 1), []), record(50, 0, task_json(checkout, 1), [])]
+    )
     line = refused(checkout, file, tmp_path / "run")
-    assert f"{file}: record 1 (task 50, trial 0): task_id 50 is out of range (tau-bench:airline has tasks 0 to 49)" in line
+    assert (
+        f"{file}: record 1 (task 50, trial 0): task_id 50 is out of range (tau-bench:airline has tasks 0 to 49)" in line
+    )
 
 
 def test_a_tool_the_domain_lacks_is_refused(checkout: Path, tmp_path: Path) -> None:
@@ -62,7 +68,10 @@ def test_a_tool_the_domain_lacks_is_refused(checkout: Path, tmp_path: Path) -> N
 
 
 def test_trajectories_of_another_version_are_refused(checkout: Path, tmp_path: Path) -> None:
-    other = {**task_json(checkout, 1), "actions": [{"name": "cancel_reservation", "kwargs": {"reservation_id": "XXXXXX"}}]}
+    other = {
+        **task_json(checkout, 1),
+        "actions": [{"name": "cancel_reservation", "kwargs": {"reservation_id": "XXXXXX"}}],
+    }
     file = write(tmp_path / "t.json", [record(1, 0, other, [], wiki=TauCheckout(checkout).wiki("airline"))])
     line = refused(checkout, file, tmp_path / "run")
     assert f"{file}: record 0 (task 1, trial 0): its task is graded differently" in line
@@ -73,7 +82,9 @@ def test_trajectories_matching_no_domain_say_so(checkout: Path, tmp_path: Path) 
     other = {**task_json(checkout, 1), "outputs": ["42"]}
     file = write(tmp_path / "t.json", [record(1, 0, other, [])])
     line = refused(checkout, file, tmp_path / "run")
-    assert f"{file}: record 0: neither τ-bench domain's policy nor its tasks match" in line and "another version" in line
+    assert (
+        f"{file}: record 0: neither τ-bench domain's policy nor its tasks match" in line and "another version" in line
+    )
 
 
 def test_a_repeated_task_and_trial_is_refused(checkout: Path, tmp_path: Path) -> None:

@@ -25,12 +25,15 @@ STATEBOX = str(Path(sys.executable).with_name("statebox"))
 
 def statebox(*args: str | Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}} | {"COLUMNS": "400"}
-    return subprocess.run([STATEBOX, *map(str, args)], capture_output=True, text=True, env=env, timeout=timeout, check=False)
+    return subprocess.run(
+        [STATEBOX, *map(str, args)], capture_output=True, text=True, env=env, timeout=timeout, check=False
+    )
 
 
 def imported(tau_env: Any, file: Path, out: Path, *extra: str) -> dict[int, TrialRecord]:
-    done = statebox("import", "tau-bench", file, "--data", tau_env.data, "--server-python", tau_env.python,
-                    "--out", out, *extra)  # fmt: skip
+    done = statebox(
+        "import", "tau-bench", file, "--data", tau_env.data, "--server-python", tau_env.python, "--out", out, *extra
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return {t.recorded.record: t for t in RunDir(out).trials() if t.recorded is not None}
 
@@ -111,13 +114,14 @@ def built(tau_env: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, T
     cases = {
         "reference": record(1, 0, one, [cancel], wiki=wiki),
         "missing write": record(1, 1, one, [], reward=0.0, wiki=wiki),
-        "extra write": record(1, 2, one, [cancel, ("cancel_reservation", {"reservation_id": "K67C4W"})], reward=0.0,
-                              wiki=wiki),
+        "extra write": record(
+            1, 2, one, [cancel, ("cancel_reservation", {"reservation_id": "K67C4W"})], reward=0.0, wiki=wiki
+        ),
         "cut off": record(1, 3, one, [cancel], finished=False, wiki=wiki),
         "output said": record(2, 0, two, two_calls, says="That makes 23553 in total.", wiki=wiki),
         "missing output": record(2, 1, two, two_calls, says="All done.", reward=0.0, wiki=wiki),
         "wrong value": record(14, 0, bags, bag_calls, reward=0.0, wiki=wiki),
-    }  # fmt: skip
+    }
     work = tmp_path_factory.mktemp("tau-built")
     trials = imported(tau_env, write(work / "built.json", list(cases.values())), work / "run")
     return {name: trials[i] for i, name in enumerate(cases)}
@@ -149,8 +153,9 @@ def test_a_wrong_value_fails_naming_the_field(built: dict[str, TrialRecord]) -> 
     t = built["wrong value"]
     wrong = [d for d in t.discrepancies if d.kind == "wrong_value"]
     assert not t.passed and wrong, t.discrepancies
-    assert ("reservations", "YAX4DR", "total_baggages", 2, 3) in {(d.table, d.key, d.field, d.expected, d.actual)
-                                                                   for d in wrong}  # fmt: skip
+    assert ("reservations", "YAX4DR", "total_baggages", 2, 3) in {
+        (d.table, d.key, d.field, d.expected, d.actual) for d in wrong
+    }
 
 
 def test_an_unfinished_episode_is_cut_off_with_no_recorded_verdict(built: dict[str, TrialRecord]) -> None:

@@ -14,14 +14,28 @@ def tool_call(n: int, name: str, arguments: dict[str, Any]) -> list[dict[str, An
     """An assistant message calling one tool, and the tool's answer (the text is not replayed)."""
     call_id = f"call_{n}"
     return [
-        {"role": "assistant", "content": None,
-         "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+            ],
+        },
         {"role": "tool", "tool_call_id": call_id, "name": name, "content": "(recorded result)"},
-    ]  # fmt: skip
+    ]
 
 
-def record(task_id: int, trial: int, task: dict[str, Any], calls: list[tuple[str, dict[str, Any]]], *,
-           says: str = "Done.", reward: float = 1.0, finished: bool = True, wiki: str = "policy") -> dict[str, Any]:  # fmt: skip
+def record(
+    task_id: int,
+    trial: int,
+    task: dict[str, Any],
+    calls: list[tuple[str, dict[str, Any]]],
+    *,
+    says: str = "Done.",
+    reward: float = 1.0,
+    finished: bool = True,
+    wiki: str = "policy",
+) -> dict[str, Any]:
     """One attempt: the customer opens, the agent makes `calls`, says `says`, the customer stops (if finished)."""
     traj: list[dict[str, Any]] = [{"role": "system", "content": wiki}, {"role": "user", "content": "Hi, I need help."}]
     for n, (name, arguments) in enumerate(calls):
@@ -31,8 +45,13 @@ def record(task_id: int, trial: int, task: dict[str, Any], calls: list[tuple[str
         traj.append({"role": "user", "content": f"Thanks. {STOP}"})
     info = {"r_actions": reward, "gt_data_hash": "0" * 64}
     reward_info = {"reward": reward, "info": info, "actions": task["actions"]} if finished else None
-    return {"task_id": task_id, "trial": trial, "reward": reward if finished else 0.0,
-            "info": {"task": task, "source": "user", "user_cost": 0.0, "reward_info": reward_info}, "traj": traj}  # fmt: skip
+    return {
+        "task_id": task_id,
+        "trial": trial,
+        "reward": reward if finished else 0.0,
+        "info": {"task": task, "source": "user", "user_cost": 0.0, "reward_info": reward_info},
+        "traj": traj,
+    }
 
 
 def write(path: Path, records: list[dict[str, Any]]) -> Path:

@@ -44,10 +44,14 @@ class RecordedAgreement:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "run": str(self.run), "format": self.format, "attempts": self.attempts, "agreeing": self.agreeing,
-            "cut_off": self.cut_off, "other_data": self.other_data,
+            "run": str(self.run),
+            "format": self.format,
+            "attempts": self.attempts,
+            "agreeing": self.agreeing,
+            "cut_off": self.cut_off,
+            "other_data": self.other_data,
             "disagreements": [d.__dict__ for d in self.disagreements],
-        }  # fmt: skip
+        }
 
 
 def recorded_agreements(dirs: Sequence[Path]) -> list[RecordedAgreement]:
@@ -76,7 +80,9 @@ def agreement(path: Path, fmt: str, trials: list[TrialRecord]) -> RecordedAgreem
         if recorded.passed == t.passed:
             result.agreeing += 1
         else:
-            result.disagreements.append(Disagreement(t.trial_id, recorded.record, recorded.passed, t.passed, _reason(t)))
+            result.disagreements.append(
+                Disagreement(t.trial_id, recorded.record, recorded.passed, t.passed, _reason(t))
+            )
     return result
 
 
@@ -96,7 +102,11 @@ def _reason(t: TrialRecord) -> str:
         shown = "; ".join(d.describe()[:140] for d in t.discrepancies[:3])
         mine = f"statebox fails it ({t.signature}: {shown or 'no discrepancy: the hashes differ'})"
     detail = f"; recorded {recorded.detail}" if recorded.detail else ""
-    data = "; the checkout's replay of the task hashes otherwise than the recording's (the data changed)" if _other_data(t) else ""
+    data = (
+        "; the checkout's replay of the task hashes otherwise than the recording's (the data changed)"
+        if _other_data(t)
+        else ""
+    )
     return f"{said}, {mine}{detail}{data}"
 
 
@@ -104,12 +114,16 @@ def render_recorded(agreements: list[RecordedAgreement], console: Console) -> No
     """The section `statebox report` prints under the report for imported runs."""
     for a in agreements:
         share = f" ({a.agreeing / a.attempts:.1%})" if a.attempts else ""
-        console.print(f"imported from {a.format} ({escape(str(a.run))}): statebox agrees with the recorded verdict "
-                      f"on {a.agreeing}/{a.attempts} finished attempts{share}; {a.cut_off} cut off (no recorded verdict)",
-                      highlight=False)  # fmt: skip
+        console.print(
+            f"imported from {a.format} ({escape(str(a.run))}): statebox agrees with the recorded verdict "
+            f"on {a.agreeing}/{a.attempts} finished attempts{share}; {a.cut_off} cut off (no recorded verdict)",
+            highlight=False,
+        )
         if a.other_data:
-            console.print(f"  note: on {a.other_data} attempts the recording's replay of the task hashed otherwise than "
-                          "this checkout's: the data changed since; both verdicts come from replaying the calls",
-                          highlight=False)  # fmt: skip
+            console.print(
+                f"  note: on {a.other_data} attempts the recording's replay of the task hashed otherwise than "
+                "this checkout's: the data changed since; both verdicts come from replaying the calls",
+                highlight=False,
+            )
         for d in a.disagreements:
             console.print(f"  disagrees: {escape(d.trial_id)} (record {d.record}): {escape(d.reason)}", highlight=False)
