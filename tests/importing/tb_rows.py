@@ -20,7 +20,7 @@ def answer(name: str, content: str = "(recorded)") -> dict[str, Any]:
 def row(
     file: str, uid: str, query: str, calls: list[dict[str, Any]], passed: bool | None, repetition: int = 0
 ) -> dict[str, Any]:
-    """One attempt: the user's query, the agent's calls (each answered), its `<DONE>` reply; `passed` None: no test result."""
+    """One attempt: the query, the agent's calls (each answered), its `<DONE>` reply; `passed` None: no result."""
     messages = [text("system", "instructions"), text("user", query), text("assistant", "Let me look.", tag="think")]
     for c in calls:
         messages += [c, answer(c["name"])]
