@@ -228,3 +228,46 @@ def test_serve_over_http_writes_a_passed_verdict_when_it_ends(tau_env: Any, tmp_
 def test_the_other_retail_splits_open_by_name(tau_env: Any, suite: str) -> None:
     done = statebox("tasks", suite, "--data", tau_env.data, "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["split"] == suite.rsplit(":", 1)[1], done.stderr
+
+
+def test_openenv_serve_plays_airline_task_1_to_reward_one_with_openenvs_own_client(
+    tau_env: Any, tmp_path: Path
+) -> None:
+    from statebox.openenv.client import StateboxEnv
+    from statebox.openenv.models import StateboxAction
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url, log = f"http://127.0.0.1:{port}", tmp_path / "openenv.log"
+    command = [STATEBOX, "openenv-serve", "tau-bench:airline", "--port", str(port), *suite_args(tau_env)]
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            command, stdout=sink, stderr=subprocess.STDOUT, env={**os.environ, "STATEBOX_TOKEN": ""}
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            try:
+                if httpx.get(f"{url}/ready", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.3)
+
+        async def episode() -> tuple[Any, Any, list[str]]:
+            async with StateboxEnv(base_url=url, message_timeout_s=240) as env:
+                start = await env.reset(task_id="1")
+                listed = [t["name"] for t in start.observation.tools]
+                refused = await env.step(StateboxAction(tool="__reserved__effects", arguments={"responses": []}))
+                step = await env.step(StateboxAction(tool="cancel_reservation", arguments=CANCEL))
+                assert not step.observation.is_error, step.observation.text[:300]
+                return refused, await env.step(StateboxAction(end=True)), listed
+
+        refused, last, listed = asyncio.run(episode())
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    assert [n for n in listed if n.startswith("__reserved__")] == [] and "cancel_reservation" in listed
+    assert (refused.observation.is_error, refused.observation.error_kind) == (True, "unknown_tool")
+    assert last.done and last.reward == 1.0, json.dumps(last.observation.info)[:2000]
