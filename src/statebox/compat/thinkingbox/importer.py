@@ -3,7 +3,8 @@
 One JSON line per attempt (the harness's decode result): `uid` (the test function), `messages` (typed by
 `T`: `Text` with a role, `ToolCall`, `ParallelToolCall`, `ToolResponse`), `test_result` (`result`, `reward`,
 `is_system_error`), `metadata` (`test_case_file`, `repetition`), `is_system_error`, `finish_reason`. The
-task is `<test file name>:<uid>` of the checkout's canonical test list; the agent's thinking (`Text` tagged
+task is `<test file name>:<uid>` of the checkout's canonical test list (a uid run from a test list is
+that already); the agent's thinking (`Text` tagged
 `think`) and the tool results are not replayed. A row without a test result, or with a system error, is
 an attempt the harness never judged: replayed and judged here, with no recorded verdict.
 """
@@ -69,7 +70,8 @@ def _rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
 
 
 def _task_id(path: Path, n: int, row: dict[str, Any], suite: TbSuite) -> str:
-    task_id = f"{Path(str(row['metadata']['test_case_file'])).name}:{row['uid']}"
+    uid = str(row["uid"])  # the test function, or (run from a test list) already `<file>.py:<function>`
+    task_id = uid if ".py:" in uid else f"{Path(str(row['metadata']['test_case_file'])).name}:{uid}"
     if task_id not in suite.bench_tasks:
         unsupported = dict(suite.unsupported)
         why = f"unsupported: {unsupported[task_id]}" if task_id in unsupported else "not in the checkout's test list"
