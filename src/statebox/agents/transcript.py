@@ -18,6 +18,7 @@ FINISH_REASONS = (
     "max_tool_errors",  # too many consecutive tool errors
     "time_budget",  # the attempt's wall-clock budget ran out (also in the middle of a model call)
     "context_overflow",  # the model's endpoint said the conversation no longer fits its context
+    "cut_off",  # an imported recording stops before its episode ended (statebox import)
 )
 # Infrastructure failures (a model endpoint, a tool server, statebox itself) never end a trial:
 # the attempt becomes an errors.jsonl entry instead, retried by --resume.

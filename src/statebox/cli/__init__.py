@@ -7,7 +7,20 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from statebox.cli import catalog, demo, doctor, export, fake, offline, openenv_serve, report, review, run, serve
+from statebox.cli import (
+    catalog,
+    demo,
+    doctor,
+    export,
+    fake,
+    import_run,
+    offline,
+    openenv_serve,
+    report,
+    review,
+    run,
+    serve,
+)
 from statebox.cli.common import fail
 from statebox.tasks.provider import suite_providers
 
@@ -45,6 +58,7 @@ openenv_serve.register(app, _providers)
 export.register(app)
 review.register(app)
 doctor.register(app)
+import_run.register(app, _providers)
 
 
 def main() -> None:

@@ -82,7 +82,9 @@ def _refuse_foreign_options(
     for other in providers:
         for option in other.options:
             if command_name in option.commands and option.name not in own and given.get(option.name) != option.default:
-                owners = ", ".join(other.names())
+                # every suite that takes it: several providers may declare one option (--data)
+                owners = ", ".join(sorted(n for p in providers if option.name in {o.name for o in p.options}
+                                          for n in p.names()))  # fmt: skip
                 raise SuiteError(f"{_flag(option, given.get(option.name))} is only for {owners}; not for {suite!r}")
 
 

@@ -51,6 +51,7 @@ def report(
         print_json(document.model_dump(mode="json"))
     else:
         render_report(document, Console())
+        _recorded(dirs)
     if html is not None:
         try:
             written = write_html(html, loaded, document.model_dump(mode="json"))
@@ -61,6 +62,13 @@ def report(
         chunks = written.chunks
         beside = f", its attempts in {len(chunks)} chunks in {chunks[0].parent}/ (send both)" if chunks else ""
         err_console.print(f"HTML report written to {html}{beside}", highlight=False)
+
+
+def _recorded(dirs: list[Path]) -> None:
+    """Imported runs: statebox's verdicts against the recorded ones (report/recorded.py)."""
+    from statebox.report.recorded import recorded_agreements, render_recorded
+
+    render_recorded(recorded_agreements(dirs), Console())
 
 
 def compare(

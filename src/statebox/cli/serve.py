@@ -21,7 +21,7 @@ from statebox.llm.client import ModelClient, make_client
 from statebox.mcp.errors import CannotListenError, InsecureBindError, ToolServerError
 from statebox.mcp.hosted import HostedAttempt, attempt_result
 from statebox.tasks import TaskFileError
-from statebox.tasks.provider import SuiteProvider, TaskSet, suite_providers
+from statebox.tasks.provider import SuiteError, SuiteProvider, TaskSet, suite_providers
 from statebox.tools.quoting import message_of, shorten
 
 if TYPE_CHECKING:  # the serving stack (the MCP SDK, the runner) loads when a command runs, not with the CLI
@@ -179,13 +179,28 @@ def proxy(opts: ProxyOptions, suite_options: SuiteOptions) -> None:
 
 
 def _suites_with_options(suite_options: SuiteOptions) -> dict[str, TaskSet]:
-    """The suites whose provider was given options, opened now so that bad options fail before serving."""
+    """The suites whose provider was given options, opened now so that bad options fail before serving. An
+    option several providers declare (`--data`) may be meant for one of them: a provider whose suites do not
+    open with it is left out when another provider's do and every option given to it is also that one's."""
     opened: dict[str, TaskSet] = {}
+    failed: list[tuple[set[str], str]] = []
+    accepted: set[str] = set()
     for provider in suite_providers():
-        given = [o for o in provider.options if "proxy" in o.commands and suite_options.get(o.name) != o.default]
-        if given:
-            for name in provider.names():
-                opened[name] = open_task_set("proxy", name, suite_options, None, None)[1]
+        given = {o.name for o in provider.options if "proxy" in o.commands and suite_options.get(o.name) != o.default}
+        if not given:
+            continue
+        own = {o.name for o in provider.options}
+        try:
+            chosen = {n: provider.open(n, {k: v for k, v in suite_options.items() if k in own}, None, None)
+                      for n in provider.names()}  # fmt: skip
+        except SuiteError as e:
+            failed.append((given, str(e)))
+            continue
+        opened.update(chosen)
+        accepted |= given
+    for given, message in failed:
+        if not given <= accepted:
+            fail(message)
     return opened
 
 

@@ -25,7 +25,7 @@ from statebox.mcp.slow_clients import deadline_protocol
 
 logger = logging.getLogger(__name__)
 
-STARTUP_TIMEOUT_S = 10.0
+STARTUP_TIMEOUT_S = 300.0  # includes the app's lifespan, which may start tool-server templates (τ-bench: litellm)
 
 
 class _OwnerSignalsServer(uvicorn.Server):

@@ -3,7 +3,8 @@
 - canonical: every task has its k attempts, no infrastructure error and no simulator fault is left;
 - suite: the suite as it would run today hashes as the manifest pinned it;
 - digest: no trial line was altered since it was appended (the chained trials.digest);
-- headline: the report's pass@1 and pass^k recompute from the trial records.
+- headline: the report's pass@1 and pass^k recompute from the trial records;
+- source (imported runs only): the imported file is still the one whose SHA-256 the manifest pinned.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from math import comb
 from pathlib import Path
 from typing import Literal
 
+from statebox.importing.engine import source_problem
 from statebox.offline.digest_check import digest_problem
 from statebox.offline.run_suite import open_run_suite
 from statebox.report.aggregate import report_document
@@ -24,7 +26,7 @@ from statebox.runner.record import TrialRecord
 from statebox.runner.store import RunDir, RunDirError
 from statebox.tasks.provider import SuiteError, TaskSet
 
-CheckName = Literal["canonical", "suite", "digest", "headline"]
+CheckName = Literal["canonical", "suite", "digest", "headline", "source"]
 SuiteOpener = Callable[[RunDir], tuple[TaskSet, list[str]]]
 TOLERANCE = 1e-9
 
@@ -64,6 +66,10 @@ def verify_run(path: Path, open_suite: SuiteOpener | None = None) -> Verificatio
         Check("digest", (p := digest_problem(path)) is None, p or f"{len(trials)} trial lines match their digests"),
         _headline(trials, entries),
     ]
+    if "imported" in manifest:
+        problem = source_problem(manifest)
+        imported = f"{manifest['imported'].get('source')} is the file imported (SHA-256 as pinned)"
+        result.checks.append(Check("source", problem is None, problem or imported))
     return result
 
 

@@ -24,6 +24,7 @@ SCHEMA_VERSION = 1
 FinishReason = Literal[
     "customer_ended", "agent_ended", "max_turns", "max_steps", "max_tool_errors", "time_budget", "context_overflow",
     "timeout",  # written by statebox before `time_budget` replaced it; still read
+    "cut_off",  # an imported attempt whose recording stops before its episode ended (statebox import)
 ]  # fmt: skip
 
 
@@ -39,6 +40,16 @@ def attempt_seed(trial: str) -> int:
 
 def _zero_costs() -> dict[str, float | None]:
     return {r: 0.0 for r in ROLES}
+
+
+class RecordedOutcome(BaseModel):
+    """An imported attempt's verdict as its source recorded it (`statebox import`), kept beside statebox's."""
+
+    format: str  # the importer, e.g. "tau-bench"
+    record: int  # the attempt's index in the source file (0-based)
+    reward: float | None  # the recorded reward or score; None when the recording never finished
+    passed: bool | None  # what the source counts as a pass (None: it never judged the attempt)
+    detail: dict[str, Any] = Field(default_factory=dict)  # the format's own parts of its verdict
 
 
 class TrialRecord(BaseModel):
@@ -63,6 +74,7 @@ class TrialRecord(BaseModel):
     discrepancies: list[Discrepancy] = Field(default_factory=list)
     simulator_faults: list[SimulatorFault] = Field(default_factory=list)  # the simulated customer's, not the agent's
     rubrics: list[RubricResult] = Field(default_factory=list)
+    not_judged: list[str] = Field(default_factory=list)  # parts of the state verdict that could not be judged, and why
     usage: dict[str, Usage] = Field(default_factory=lambda: {r: Usage() for r in ROLES})
     cost_usd: dict[str, float | None] = Field(default_factory=lambda: _zero_costs())
     timings: dict[str, float] = Field(default_factory=dict)
@@ -71,6 +83,7 @@ class TrialRecord(BaseModel):
     expected_hash: str = ""
     task_hash: str = ""
     transcript: Transcript = Field(default_factory=Transcript)
+    recorded: RecordedOutcome | None = None  # imported attempts: the source's own verdict
 
     def total_cost(self) -> float | None:
         return sum_costs(self.cost_usd.values())

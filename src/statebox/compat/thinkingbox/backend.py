@@ -28,7 +28,7 @@ from statebox.compat.thinkingbox.protocol import reserved_geteffects, reserved_i
 from statebox.compat.thinkingbox.surface import TbToolSurface
 from statebox.compat.thinkingbox.task import TbBenchTask
 from statebox.mcp.launch import ToolServer, ToolServerLauncher
-from statebox.runner.backend import AttemptBackend, StateOutcome
+from statebox.runner.backend import AttemptBackend, OutcomeInputs, StateOutcome
 from statebox.tools import ToolSurface
 
 logger = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ class TbBackend(AttemptBackend):
         scenario = runtime.checkout.scenario(tb.scenario)
         self.surface.add_server(link, tools, scenario, self.task.servers, init.sources if embedded else None)
 
-    async def outcome(self) -> StateOutcome:
+    async def outcome(self, inputs: OutcomeInputs) -> StateOutcome:
         if len(self.links) != len(self.task.servers):
             raise RuntimeError("outcome() before the attempt's servers were started")
         if self.task.custom_check is not None:  # graded by the test function's own check, sandboxed
