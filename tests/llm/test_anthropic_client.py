@@ -50,7 +50,7 @@ async def test_plain_completion_puts_the_system_prompt_top_level_and_cached(endp
     completion = await complete_once(endpoint, fast_retry, messages)
 
     assert completion.text == "Hello there"
-    assert completion.finish_reason == "end_turn"
+    assert completion.finish_reason == "stop"
     assert completion.model == "fake-claude"
     body = endpoint.bodies()[0]
     assert body["system"] == [{"type": "text", "text": "Be brief.", "cache_control": EPHEMERAL}]

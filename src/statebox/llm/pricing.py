@@ -76,18 +76,18 @@ def cost_usd(spec: str, usage: Usage, overrides: PriceOverrides | None = None) -
     override = overrides.get(spec) if overrides else None
     if override is not None:
         return override.cost(usage)
-    calc = _catalogue_price(spec, usage)
+    calc = _catalogue_price(spec, usage, None)
     return None if calc is None else float(calc.total_price)
 
 
 class Pricer:
     """`cost_usd` for one spec, with the catalogue's model looked up once, not on every call."""
 
-    def __init__(self, spec: str, overrides: PriceOverrides | None = None) -> None:
+    def __init__(self, spec: str, overrides: PriceOverrides | None = None, price_provider: str | None = None) -> None:
         self._override = overrides.get(spec) if overrides else None
         self._catalogue: tuple[Provider, ModelInfo] | None = None
         if self._override is None:
-            provider, model = parse_spec(spec)
+            provider, model = _catalogue_names(spec, price_provider)
             try:
                 self._catalogue = get_snapshot().find_provider_model(model, None, provider, None)
             except LookupError:
@@ -104,7 +104,9 @@ class Pricer:
         return float(calc.total_price)
 
 
-def price_table_for(spec: str, overrides: PriceOverrides | None = None) -> dict[str, Any] | None:
+def price_table_for(
+    spec: str, overrides: PriceOverrides | None = None, price_provider: str | None = None
+) -> dict[str, Any] | None:
     """The prices `cost_usd` uses for `spec` (for the run manifest), or None if unknown.
 
     Keys: `source` ("override" or "genai-prices") and the four `*_per_mtok` prices; a
@@ -113,7 +115,7 @@ def price_table_for(spec: str, overrides: PriceOverrides | None = None) -> dict[
     override = overrides.get(spec) if overrides else None
     if override is not None:
         return {"source": "override", **override.table()}
-    calc = _catalogue_price(spec, Usage())
+    calc = _catalogue_price(spec, Usage(), price_provider)
     if calc is None:
         return None
     price = calc.model_price
@@ -144,9 +146,19 @@ def _base_price(value: Any) -> float:
     return float(value if isinstance(value, Decimal) else value.base)
 
 
-def _catalogue_price(spec: str, usage: Usage) -> PriceCalculation | None:
-    """genai-prices' calculation for `spec`, or None when the catalogue lacks the model."""
+def _catalogue_names(spec: str, price_provider: str | None) -> tuple[str, str]:
+    """(genai-prices provider id, model) for a spec; the provider class names its catalogue id."""
     provider, model = parse_spec(spec)
+    if price_provider is None:
+        from .registry import provider_class
+
+        price_provider = provider_class(provider).price_provider
+    return price_provider, model
+
+
+def _catalogue_price(spec: str, usage: Usage, price_provider: str | None) -> PriceCalculation | None:
+    """genai-prices' calculation for `spec`, or None when the catalogue lacks the model."""
+    provider, model = _catalogue_names(spec, price_provider)
     try:
         return genai_prices.calc_price(_catalogue_usage(usage), model, provider_id=provider)
     except LookupError:
