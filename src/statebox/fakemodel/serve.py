@@ -12,6 +12,7 @@ import uvicorn
 
 from statebox.fakemodel.app import FakeModelApp, FakeModelConfig
 from statebox.fakemodel.plan import Mode
+from statebox.fakemodel.wire import Api
 from statebox.mcp.http_serving import base_url, bind_socket
 from statebox.tasks import Suite, load_suite
 
@@ -29,19 +30,22 @@ def run_fake_model(
     fail_rate: float = 0.0,
     latency_jitter_ms: float = 0.0,
     on_bound: Callable[[str], None] | None = None,
+    api: Api = "openai",
 ) -> None:
     """Serve the fake model for a suite (a Suite or a built-in suite's name) until interrupted.
 
-    The address is bound first (CannotListenError when it is taken); `on_bound` then gets the base URL.
+    The address is bound first (CannotListenError when it is taken); `on_bound` then gets the base URL
+    a client of `api` is given.
     """
     chosen = load_suite(suite) if isinstance(suite, str) else suite
     config = FakeModelConfig(
-        mode, error_rate, latency_ms, seed, fail_first_n, fail_rate, latency_jitter_ms=latency_jitter_ms
+        mode, error_rate, latency_ms, seed, fail_first_n, fail_rate, latency_jitter_ms=latency_jitter_ms, api=api
     )
+    app = FakeModelApp(chosen, config)
     sock = bind_socket(host, port)
     if on_bound is not None:
-        on_bound(base_url(sock) + "/v1")
-    server = uvicorn.Server(uvicorn.Config(FakeModelApp(chosen, config), log_level="warning", lifespan="off"))
+        on_bound(base_url(sock) + app.wire.base_path)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
@@ -71,7 +75,8 @@ class FakeModelServer:
 
     @property
     def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}/v1"
+        """What a client of the app's API is given as its base URL."""
+        return f"http://{self.host}:{self.port}{self.app.wire.base_path}"
 
     def start(self, timeout_s: float = 10.0) -> None:
         self._thread.start()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 from ._endpoint import EndpointClient, Reply
 from ._wire import count, dumps, join_object, member, members, str_or_none
@@ -23,7 +23,7 @@ class OpenAIClient(EndpointClient):
     price_provider = "openai"
     key_env = ("OPENAI_API_KEY",)
     base_url_env = ("OPENAI_BASE_URL",)
-    default_base_url = "https://api.openai.com/v1"
+    default_base_url: ClassVar[str | None] = "https://api.openai.com/v1"
 
     def __init__(self, spec: str, **arguments: Any) -> None:
         super().__init__(spec, **arguments)

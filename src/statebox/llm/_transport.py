@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import aiohttp
+import yarl
 
 from ._proxy import ProxyRoute, connector, proxy_for
 
@@ -79,6 +80,7 @@ class Transport:
         signer: Signer | None = None,
     ) -> None:
         self.url = check_url(url)
+        self._target = yarl.URL(url, encoded=True)  # sent as written: a signed path must not be re-quoted
         self._headers = checked_headers(headers)
         self._options = options or HttpOptions()
         self._timeout_s = timeout_s
@@ -115,7 +117,9 @@ class Transport:
     async def _send(self, body: bytes, headers: dict[str, str]) -> RawResponse:
         session = self._session_for(asyncio.get_running_loop())
         proxy = self._proxy.url if self._proxy is not None and self._proxy.kind == "http" else None
-        async with session.post(self.url, data=body, headers=headers, proxy=proxy, allow_redirects=False) as response:
+        async with session.post(
+            self._target, data=body, headers=headers, proxy=proxy, allow_redirects=False
+        ) as response:
             if 300 <= response.status < 400 and response.status != 304:
                 raise RedirectRefused(response.status, self.url, response.headers.get("location"))
             content = await self._read(response)

@@ -15,3 +15,13 @@ def parse_spec(spec: str) -> tuple[str, str]:
             "e.g. 'openai:gpt-4.1' or 'anthropic:claude-sonnet-4-5'"
         )
     return provider, model
+
+
+def base_url_for(spec: str, base_url: str | None, agent_models: list[str]) -> str | None:
+    """Where a run's `--base-url` goes: to every model of the providers its `--model`s name (every
+    model when it names none), so an agent on a local server keeps a judge of another provider on
+    that provider's own endpoint."""
+    if base_url is None:
+        return None
+    providers = {parse_spec(model)[0] for model in agent_models}
+    return base_url if not providers or parse_spec(spec)[0] in providers else None
