@@ -12,8 +12,8 @@ from statebox.agents.base import Agent
 from statebox.agents.scripted import NoopAgent
 from statebox.judge.rubrics import RubricJudge
 from statebox.llm.client import ModelClient, make_client
-from statebox.llm.spec import base_url_for
 from statebox.llm.pricing import PriceOverrides
+from statebox.llm.spec import base_url_for
 from statebox.runner.autoworkers import concurrency_per_worker
 from statebox.runner.episode import AttemptPlan, run_attempt, spent
 from statebox.runner.errors import CampaignError, classify, stopping_error
