@@ -94,6 +94,10 @@ def classify(exc: Exception, timeout_s: float) -> EndpointFailure | None:
         return EndpointFailure(exc.status, str(exc), retryable=False, kind="configuration")
     if isinstance(exc, ResponseTooLarge):
         return EndpointFailure(status=200, message=str(exc), retryable=False)
+    if isinstance(exc, aiohttp.ClientConnectorCertificateError):  # every attempt would fail the same way
+        reason = one_line(str(exc.certificate_error))
+        message = f"the TLS certificate was not accepted: {reason} (a private CA goes in SSL_CERT_FILE)"
+        return EndpointFailure(None, message, retryable=False, kind="configuration")
     if isinstance(exc, RequestTimeout | aiohttp.ServerTimeoutError):
         return EndpointFailure(status=None, message=f"request timed out after {timeout_s:g} s")
     if isinstance(exc, aiohttp.ClientError | OSError):
