@@ -120,5 +120,5 @@ async def test_tls_without_the_private_ca_is_refused(tmp_path: Path):
 def test_an_ssl_cert_file_that_does_not_exist_is_refused_at_build(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("SSL_CERT_FILE", "/nonexistent/ca.pem")
 
-    with pytest.raises(ValueError, match="SSL_CERT_FILE=/nonexistent/ca.pem is not a file"):
+    with pytest.raises(ValueError, match=r"SSL_CERT_FILE=/nonexistent/ca\.pem is not a file"):
         make_client("openai:m", base_url="https://localhost:8443/v1")

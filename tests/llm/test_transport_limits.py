@@ -101,9 +101,8 @@ async def test_a_gzip_reply_is_accepted_and_gzip_is_asked_for():
         body = gzip.compress(reply_bytes())
         return web.Response(body=body, headers={"content-type": "application/json", "content-encoding": "gzip"})
 
-    async with serve(gzipped) as port:
-        async with make_client("openai:m", base_url=f"http://127.0.0.1:{port}/v1", retry=RETRY) as client:
-            completion = await client.complete(HI)
+    async with serve(gzipped) as port, make_client("openai:m", base_url=f"http://127.0.0.1:{port}/v1") as client:
+        completion = await client.complete(HI)
 
     assert (completion.text, completion.retries) == ("ok", 0)
     assert "gzip" in asked[0] and "deflate" in asked[0]
@@ -158,9 +157,8 @@ async def test_keep_alive_reuses_the_connection_the_server_keeps_open():
         peers.append(request.transport.get_extra_info("peername")[1] if request.transport else None)
         return web.json_response(REPLY)
 
-    async with serve(answer) as port:
-        async with make_client("openai:m", base_url=f"http://127.0.0.1:{port}/v1", retry=RETRY) as client:
-            for _ in range(4):
-                await client.complete(HI)
+    async with serve(answer) as port, make_client("openai:m", base_url=f"http://127.0.0.1:{port}/v1") as client:
+        for _ in range(4):
+            await client.complete(HI)
 
     assert len(set(peers)) == 1, peers
