@@ -43,8 +43,7 @@ class AnthropicClient(EndpointClient):
             head["output_config"] = {"effort": sampling.reasoning_effort}
         if sampling.thinking_budget is not None:
             head["thinking"] = {"type": "enabled", "budget_tokens": sampling.thinking_budget}
-        if sampling.temperature is not None:
-            head["temperature"] = sampling.temperature
+        # No temperature: the Messages API (as its SDK types it, anthropic 2.x) takes none.
         parts = members(head)
         system = [m.content for m in messages if m.role == "system" and m.content]
         if system:

@@ -180,7 +180,7 @@ def _generation_config(sampling: Sampling) -> dict[str, Any]:
     if sampling.thinking_budget is not None:
         config["thinkingConfig"] = {"thinkingBudget": sampling.thinking_budget, "includeThoughts": True}
     elif sampling.reasoning_effort is not None:
-        config["thinkingConfig"] = {"thinkingLevel": sampling.reasoning_effort, "includeThoughts": True}
+        config["thinkingConfig"] = {"thinkingLevel": sampling.reasoning_effort.upper(), "includeThoughts": True}
     return config
 
 

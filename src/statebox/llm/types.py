@@ -142,8 +142,11 @@ class Sampling(BaseModel):
     be below `max_tokens`); OpenAI-compatible endpoints do not get it.
     `max_tokens` goes out as `max_completion_tokens` to api.openai.com, as `max_tokens` to
     other OpenAI-compatible servers, and defaults to 4096 for Anthropic, which requires it.
-    Anthropic has no seed; it is not sent there. `reasoning_effort` is OpenAI's
-    `reasoning_effort` and Anthropic's `output_config.effort`.
+    Anthropic takes neither seed nor temperature (its Messages API has none); they are not sent
+    there, nor a seed to Bedrock or the Responses API. `reasoning_effort` is OpenAI's
+    `reasoning_effort` (Responses: `reasoning.effort`), Anthropic's `output_config.effort` and
+    Gemini's `thinkingLevel`; `thinking_budget` is also Gemini's `thinkingBudget` and, on Bedrock,
+    Anthropic's thinking in `additionalModelRequestFields`.
     """
 
     model_config = ConfigDict(frozen=True)
