@@ -57,7 +57,7 @@ PROVIDERS = [
             "tool_choice": "auto",
             "tools": [],
         },
-    ),  # fmt: skip
+    ),
     Provider(
         "anthropic",
         "anthropic:claude-sonnet-4-5",
@@ -72,7 +72,7 @@ PROVIDERS = [
             "stop_sequence": None,
             "usage": {"input_tokens": 3, "output_tokens": 1},
         },
-    ),  # fmt: skip
+    ),
     Provider(
         "google",
         "google:gemini-2.5-flash",

@@ -53,48 +53,53 @@ class Feature:
     sampling: Sampling = field(default_factory=Sampling)
 
 
+CALL_1, CALL_2 = one_call("c1", '{"order_id": "ORD-1"}'), one_call("c2", '{"order_id": "ORD-2"}')
+ASKED = [*SYSTEM, OPENING]
+ONE_ROUND = [
+    *ASKED,
+    Message(role="assistant", content="Looking.", tool_calls=[CALL_1]),
+    Message(role="tool", tool_call_id="c1", content='{"status": "shipped"}'),
+]
+MALFORMED_ROUND = [
+    *ASKED,
+    Message(role="assistant", tool_calls=[one_call("c1", '{"order_id": ')]),
+    Message(role="tool", tool_call_id="c1", content="Error (invalid_arguments): not JSON", is_error=True),
+]
+PARALLEL_ROUND = [
+    *ASKED,
+    Message(role="assistant", tool_calls=[CALL_1, CALL_2]),
+    Message(role="tool", tool_call_id="c1", content="shipped"),
+    Message(role="tool", tool_call_id="c2", content=""),
+    Message(role="user", content="And the refund?"),
+]
+REASONED_ROUND = [
+    *ASKED,
+    Message(role="assistant", tool_calls=[CALL_1], reasoning=REASONING),
+    Message(role="tool", tool_call_id="c1", content="shipped"),
+    Message(role="assistant", content="It shipped.", reasoning=REASONING[:1]),
+    Message(role="user", content="Thanks."),
+]
+CUSTOMER_LAST = [*ASKED, Message(role="assistant", content="Which order?"), Message(role="user", content="ORD-1.")]
+BOTH = [LOOKUP, REFUND]
+
 FEATURES = [
-    Feature("plain", [*SYSTEM, OPENING]),
+    Feature("plain", ASKED),
     Feature("no system prompt", [OPENING]),
-    Feature("tools offered", [*SYSTEM, OPENING], [LOOKUP, REFUND]),
-    *[Feature(f"tool choice {c}", [*SYSTEM, OPENING], [LOOKUP, REFUND], c) for c in ("auto", "none", "required")],
-    Feature("a tool forced by name", [*SYSTEM, OPENING], [LOOKUP, REFUND], "get_order"),
+    Feature("tools offered", ASKED, BOTH),
+    *[Feature(f"tool choice {choice}", ASKED, BOTH, choice) for choice in ("auto", "none", "required")],
+    Feature("a tool forced by name", ASKED, BOTH, "get_order"),
+    Feature("a tool call and its result", ONE_ROUND, [LOOKUP]),
+    Feature("an error result and a malformed call sent back", MALFORMED_ROUND, [LOOKUP]),
+    Feature("parallel calls and their results", PARALLEL_ROUND, BOTH, sampling=Sampling(parallel_tool_calls=True)),
     Feature(
-        "a tool call and its result",
-        [*SYSTEM, OPENING, Message(role="assistant", content="Looking.", tool_calls=[one_call("c1", '{"order_id": "ORD-1"}')]),
-         Message(role="tool", tool_call_id="c1", content='{"status": "shipped"}')],
-        [LOOKUP],
+        "reasoning carried back", REASONED_ROUND, [LOOKUP], sampling=Sampling(thinking_budget=2048, max_tokens=8192)
     ),
     Feature(
-        "an error result and a malformed call sent back",
-        [*SYSTEM, OPENING, Message(role="assistant", tool_calls=[one_call("c1", '{"order_id": ')]),
-         Message(role="tool", tool_call_id="c1", content="Error (invalid_arguments): not JSON", is_error=True)],
-        [LOOKUP],
+        "temperature, max tokens, seed", ASKED, [LOOKUP], sampling=Sampling(temperature=0.2, max_tokens=512, seed=7)
     ),
-    Feature(
-        "parallel calls and their results",
-        [*SYSTEM, OPENING,
-         Message(role="assistant", tool_calls=[one_call("c1", '{"order_id": "ORD-1"}'), one_call("c2", '{"order_id": "ORD-2"}')]),
-         Message(role="tool", tool_call_id="c1", content="shipped"), Message(role="tool", tool_call_id="c2", content=""),
-         Message(role="user", content="And the refund?")],
-        [LOOKUP, REFUND],
-        sampling=Sampling(parallel_tool_calls=True),
-    ),
-    Feature(
-        "reasoning carried back with the turn",
-        [*SYSTEM, OPENING,
-         Message(role="assistant", tool_calls=[one_call("c1", '{"order_id": "ORD-1"}')], reasoning=REASONING),
-         Message(role="tool", tool_call_id="c1", content="shipped"),
-         Message(role="assistant", content="It shipped.", reasoning=REASONING[:1]),
-         Message(role="user", content="Thanks.")],
-        [LOOKUP],
-        sampling=Sampling(thinking_budget=2048, max_tokens=8192),
-    ),
-    Feature("temperature, max tokens, seed", [*SYSTEM, OPENING], [LOOKUP], sampling=Sampling(temperature=0.2, max_tokens=512, seed=7)),
-    Feature("reasoning effort", [*SYSTEM, OPENING], [LOOKUP], sampling=Sampling(reasoning_effort="low")),
-    Feature("a conversation ending on the customer", [*SYSTEM, OPENING, Message(role="assistant", content="Which order?"),
-                                                      Message(role="user", content="ORD-1.")]),
-]  # fmt: skip
+    Feature("reasoning effort", ASKED, [LOOKUP], sampling=Sampling(reasoning_effort="low")),
+    Feature("a conversation ending on the customer", CUSTOMER_LAST),
+]
 
 
 @pytest.mark.parametrize("feature", FEATURES, ids=[f.name for f in FEATURES])
