@@ -7,7 +7,7 @@ from typing import Any
 
 from ._endpoint import EndpointClient, Reply
 from ._wire import count, dumps, join_object, member, members, str_or_none
-from .retry import MalformedResponse
+from .retry import ContextWindowExceeded, MalformedResponse
 from .toolbox import PreparedTools
 from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
@@ -16,6 +16,7 @@ API_VERSION = "2023-06-01"
 _CACHE_CONTROL = {"type": "ephemeral"}
 _DIALECT = "anthropic"
 _SENT_BACK = ("thinking", "redacted_thinking")
+CONTEXT_FULL = "model_context_window_exceeded"
 
 
 class AnthropicClient(EndpointClient):
@@ -73,6 +74,8 @@ class AnthropicClient(EndpointClient):
 
     def _read(self, data: dict[str, Any]) -> Reply:
         blocks = data.get("content")
+        if data.get("stop_reason") == CONTEXT_FULL:
+            raise ContextWindowExceeded("the reply stopped: the model's context window is full")
         if not isinstance(blocks, list):
             raise MalformedResponse(f"response has no content: {dumps(data)[:200].decode(errors='replace')}")
         text: list[str] = []

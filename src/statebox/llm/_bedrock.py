@@ -17,7 +17,7 @@ from typing import Any
 from ._endpoint import EndpointClient, ProviderOption, Reply
 from ._transport import Signer
 from ._wire import count, dumps, join_object, member, str_or_none
-from .retry import MalformedResponse
+from .retry import ContextWindowExceeded, MalformedResponse
 from .toolbox import PreparedTools
 from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
@@ -143,6 +143,8 @@ class BedrockClient(EndpointClient):
             elif isinstance(block.get("reasoningContent"), dict):
                 reasoning.append(_reasoning(block["reasoningContent"]))
         stop = str_or_none(data.get("stopReason"))
+        if stop == "model_context_window_exceeded":
+            raise ContextWindowExceeded("the reply stopped: the model's context window is full")
         finish = _FINISH.get(stop, stop) if stop is not None else None
         return Reply("".join(text), calls, _usage(data.get("usage")), None, finish, reasoning)
 

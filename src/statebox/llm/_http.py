@@ -13,7 +13,7 @@ from typing import Any
 import aiohttp
 
 from ._transport import HttpOptions, RedirectRefused, RequestTimeout, ResponseTooLarge, Signer, Transport
-from .retry import EndpointFailure, MalformedResponse, retry_after_from_headers
+from .retry import ContextWindowExceeded, EndpointFailure, MalformedResponse, retry_after_from_headers
 
 CONFIGURATION_STATUSES = frozenset({401, 403, 404})  # a bad key, no access, no such model or URL
 # What OpenAI-compatible servers (OpenAI, vLLM, LiteLLM, ...) and Anthropic say when the prompt
@@ -86,6 +86,8 @@ def parse_reply(content: bytes) -> dict[str, Any]:
 
 def classify(exc: Exception, timeout_s: float) -> EndpointFailure | None:
     """What a failed request means; None for exceptions that are not endpoint failures."""
+    if isinstance(exc, ContextWindowExceeded):
+        return EndpointFailure(status=200, message=str(exc), retryable=False, kind="context_overflow")
     if isinstance(exc, MalformedResponse):
         return EndpointFailure(status=200, message=str(exc))
     if isinstance(exc, HttpStatusError):

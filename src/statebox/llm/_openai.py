@@ -159,17 +159,19 @@ def _reasoning(message: dict[str, Any]) -> list[ReasoningBlock]:
 
 
 def _usage(raw: Any) -> Usage:
-    """input = prompt_tokens - cached_tokens; output = completion_tokens (with reasoning)."""
+    """input = prompt_tokens less the cache reads and writes; output = completion_tokens (with reasoning)."""
     if not isinstance(raw, dict):
         return Usage()
     prompt_details = raw.get("prompt_tokens_details") or {}
     output_details = raw.get("completion_tokens_details") or {}
     cached = count(prompt_details.get("cached_tokens")) if isinstance(prompt_details, dict) else 0
+    written = count(prompt_details.get("cache_write_tokens")) if isinstance(prompt_details, dict) else 0
     reasoning = count(output_details.get("reasoning_tokens")) if isinstance(output_details, dict) else 0
     prompt = count(raw.get("prompt_tokens"))
     return Usage(
-        input=max(prompt - cached, 0),
+        input=max(prompt - cached - written, 0),
         cached_input=cached,
+        cache_write=written,
         output=count(raw.get("completion_tokens")),
         reasoning=reasoning,
     )

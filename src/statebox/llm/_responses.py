@@ -162,16 +162,18 @@ def _tool_choice_param(tool_choice: str) -> str | dict[str, Any]:
 
 
 def _usage(raw: Any) -> Usage:
-    """input = input_tokens - cached_tokens; output = output_tokens (reasoning included)."""
+    """input = input_tokens less the cache reads and writes; output = output_tokens (reasoning included)."""
     if not isinstance(raw, dict):
         return Usage()
     input_details = raw.get("input_tokens_details") or {}
     output_details = raw.get("output_tokens_details") or {}
     cached = count(input_details.get("cached_tokens")) if isinstance(input_details, dict) else 0
+    written = count(input_details.get("cache_write_tokens")) if isinstance(input_details, dict) else 0
     reasoning = count(output_details.get("reasoning_tokens")) if isinstance(output_details, dict) else 0
     return Usage(
-        input=max(count(raw.get("input_tokens")) - cached, 0),
+        input=max(count(raw.get("input_tokens")) - cached - written, 0),
         cached_input=cached,
+        cache_write=written,
         output=count(raw.get("output_tokens")),
         reasoning=reasoning,
     )

@@ -71,6 +71,11 @@ class MalformedResponse(Exception):
     """The endpoint answered 2xx with something that is not a reply (retried like a 5xx)."""
 
 
+class ContextWindowExceeded(Exception):
+    """A 2xx reply that stopped because the context window was full (Anthropic's and Bedrock's
+    `model_context_window_exceeded`): a context overflow, like a 400 saying so."""
+
+
 @dataclass(frozen=True)
 class Endpoint:
     """Who is being called, for error messages."""

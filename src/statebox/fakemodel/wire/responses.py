@@ -81,7 +81,10 @@ def write(request: ChatRequest, reply: Reply, reply_id: str, usage: dict[str, An
         "tools": [],
         "usage": {
             "input_tokens": prompt,
-            "input_tokens_details": {"cached_tokens": usage["prompt_tokens_details"]["cached_tokens"]},
+            "input_tokens_details": {
+                "cached_tokens": usage["prompt_tokens_details"]["cached_tokens"],
+                "cache_write_tokens": 0,
+            },
             "output_tokens": completion_tokens + 8,
             "output_tokens_details": {"reasoning_tokens": 8},
             "total_tokens": prompt + completion_tokens + 8,
