@@ -4,6 +4,7 @@ answers from a queue of scripted (status, body) replies, else with the provider'
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -103,20 +104,27 @@ class Recorder:
 
     provider: Provider
     requests: list[tuple[str, dict[str, str], dict[str, Any]]] = field(default_factory=list)
-    script: deque[tuple[int, Any]] = field(default_factory=deque)
+    script: deque[tuple[int, Any, dict[str, str]]] = field(default_factory=deque)
+    arrivals: list[float] = field(default_factory=list)  # time.monotonic() of each request
+    raw_bodies: list[bytes] = field(default_factory=list)
 
-    def reply(self, *replies: tuple[int, Any] | dict[str, Any]) -> None:
+    def reply(self, *replies: tuple[int, Any] | tuple[int, Any, dict[str, str]] | dict[str, Any]) -> None:
+        """Queue replies: a body (200), (status, body) or (status, body, headers)."""
         for reply in replies:
-            self.script.append(reply if isinstance(reply, tuple) else (200, reply))
+            if not isinstance(reply, tuple):
+                reply = (200, reply)
+            self.script.append((reply[0], reply[1], reply[2] if len(reply) > 2 else {}))  # type: ignore[misc]
 
     def bodies(self) -> list[dict[str, Any]]:
         return [body for _, _, body in self.requests]
 
     async def handle(self, request: web.Request) -> web.Response:
+        self.arrivals.append(time.monotonic())
+        self.raw_bodies.append(await request.read())
         body = await request.json()
         self.requests.append((request.path_qs, dict(request.headers), body))
-        status, answer = self.script.popleft() if self.script else (200, self.provider.ok)
-        return web.json_response(answer, status=status)
+        status, answer, headers = self.script.popleft() if self.script else (200, self.provider.ok, {})
+        return web.json_response(answer, status=status, headers=headers)
 
 
 @asynccontextmanager
