@@ -39,7 +39,7 @@ async def test_bedrock_requests_are_signed_by_botocore_with_the_environments_cre
     async with recording(provider) as (recorder, port), provider.client(port) as client:
         await client.complete(HI)
 
-    [(path, headers, body)] = recorder.requests
+    [(path, headers, _)] = recorder.requests
     assert path == "/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse", "the model id is quoted in the path"
     authorization = headers["Authorization"]
     today = datetime.datetime.now(datetime.UTC).strftime("%Y%m%d")
