@@ -19,6 +19,7 @@ from statebox.fakemodel.wire import APIS
 
 OPENING = REFUND.opening_message
 TOOL = {"name": "find_order", "description": "Find an order.", "parameters": {"type": "object", "properties": {}}}
+BEDROCK_TOOL = {"name": TOOL["name"], "description": TOOL["description"], "inputSchema": {"json": TOOL["parameters"]}}
 # (path, body) of a first request in each format: the customer's opening and one tool offered.
 FIRST: dict[str, tuple[str, dict[str, Any]]] = {
     "openai": ("/v1/chat/completions", {"model": "m", "messages": [{"role": "user", "content": OPENING}],
@@ -35,8 +36,7 @@ FIRST: dict[str, tuple[str, dict[str, Any]]] = {
                 "tools": [{"functionDeclarations": [{"name": TOOL["name"], "description": TOOL["description"],
                                                      "parametersJsonSchema": TOOL["parameters"]}]}]}),
     "bedrock": ("/model/m/converse", {"messages": [{"role": "user", "content": [{"text": OPENING}]}],
-                                      "toolConfig": {"tools": [{"toolSpec": {"name": TOOL["name"],
-                                      "description": TOOL["description"], "inputSchema": {"json": TOOL["parameters"]}}}]}}),
+                                      "toolConfig": {"tools": [{"toolSpec": BEDROCK_TOOL}]}}),
 }  # fmt: skip
 ORACLE_NAME = {"responses": "openai-responses"}
 
