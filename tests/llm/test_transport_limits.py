@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from statebox.llm import ConfigurationError, InfrastructureError, Message, RetryPolicy, make_client
-from statebox.llm._transport import HttpOptions
+from statebox.llm import ConfigurationError, HttpOptions, InfrastructureError, Message, RetryPolicy, make_client
 
 from .loopback import REPLY, reply_bytes, serve
 
@@ -85,8 +84,8 @@ async def test_a_declared_length_over_the_cap_fails_before_the_body_is_read():
         return response
 
     async with serve(huge) as port:
-        options = HttpOptions(max_response_bytes=MIB)
-        client = make_client("openai:m", base_url=f"http://127.0.0.1:{port}/v1", retry=RETRY, http=options)
+        retry = RetryPolicy(max_retries=2, timeout_s=30.0, http=HttpOptions(max_response_bytes=MIB))
+        client = make_client("openai:m", base_url=f"http://127.0.0.1:{port}/v1", retry=retry)
         async with client:
             with pytest.raises(InfrastructureError, match=r"declares 314,572,800 bytes, over the 1 MiB cap"):
                 await client.complete(HI)

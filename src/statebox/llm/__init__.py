@@ -7,6 +7,7 @@ JSON over aiohttp (no provider SDK): a body is written once per call from parts 
 (tool schemas per PreparedTools, system prompts per client).
 """
 
+from ._transport import HttpOptions
 from .client import ModelClient, make_client
 from .errors import ConfigurationError, ContextOverflowError, InfrastructureError
 from .pricing import ModelPrices, PriceOverrides, cost_usd, price_table_for
@@ -19,6 +20,7 @@ __all__ = [
     "Completion",
     "ConfigurationError",
     "ContextOverflowError",
+    "HttpOptions",
     "InfrastructureError",
     "Message",
     "ModelClient",

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, TypeVar
 
 from ._http import JsonEndpoint, classify
 from ._memo import EncodedParts, message_key
-from ._transport import HttpOptions, Signer
+from ._transport import Signer
 from .client import ModelClient
 from .pricing import PriceOverrides, Pricer, price_table_for
 from .retry import Endpoint, RetryPolicy, call_with_retries
@@ -82,7 +82,6 @@ class EndpointClient(ModelClient):
         max_concurrency: int = 8,
         retry: RetryPolicy | None = None,
         prices: PriceOverrides | None = None,
-        http: HttpOptions | None = None,
         options: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(spec, sampling)
@@ -104,7 +103,7 @@ class EndpointClient(ModelClient):
                 self._headers(self._resolve_api_key(api_key)),
                 timeout_s=self.retry.timeout_s,
                 max_connections=max_concurrency,
-                options=http,
+                options=self.retry.http,
                 signer=self._signer(),
             )
         except ValueError as exc:

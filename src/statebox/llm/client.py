@@ -7,7 +7,6 @@ from collections.abc import Iterable, Mapping
 from types import TracebackType
 from typing import Any, Self
 
-from ._transport import HttpOptions
 from .pricing import PriceOverrides
 from .registry import provider_class
 from .retry import RetryPolicy
@@ -82,7 +81,6 @@ def make_client(
     max_concurrency: int = 8,
     retry: RetryPolicy | None = None,
     prices: PriceOverrides | None = None,
-    http: HttpOptions | None = None,
     options: Mapping[str, str] | None = None,
 ) -> ModelClient:
     """A client for `PROVIDER:MODEL`, the provider found in the registry (`statebox.llm.registry`).
@@ -91,7 +89,8 @@ def make_client(
     (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...: docs/models.md); a `base_url` without a key sends a
     placeholder so local servers work; what is missing is a ValueError before any request.
     `options` are the provider's own (e.g. azure's `api_version`). Requests are plain JSON over
-    aiohttp: no provider SDK is involved. At most `max_concurrency` requests are in flight at once.
+    aiohttp: no provider SDK is involved. At most `max_concurrency` requests are in flight at once;
+    `retry` says how each is tried (timeouts and transport limits included).
     """
     provider, _ = parse_spec(spec)
     client_class = provider_class(provider)
@@ -103,6 +102,5 @@ def make_client(
         max_concurrency=max_concurrency,
         retry=retry,
         prices=prices,
-        http=http,
         options=options,
     )
