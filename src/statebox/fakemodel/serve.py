@@ -75,8 +75,10 @@ class FakeModelServer:
 
     @property
     def base_url(self) -> str:
-        """What a client of the app's API is given as its base URL."""
-        return f"http://{self.host}:{self.port}{self.app.wire.base_path}"
+        """What a client of the app's API is given as its base URL (an app wrapping the fake model
+        without saying its format speaks Chat Completions, under /v1)."""
+        wire = getattr(self.app, "wire", None)
+        return f"http://{self.host}:{self.port}{wire.base_path if wire is not None else '/v1'}"
 
     def start(self, timeout_s: float = 10.0) -> None:
         self._thread.start()
