@@ -47,6 +47,8 @@ class BedrockClient(EndpointClient):
         super().__init__(spec, **arguments)
 
     def _root(self) -> str:
+        """The endpoint: given, from AWS's variables, else the region's; botocore's session and the
+        region, which the signer needs too, are found on the way."""
         explicit = self.base_url or next((v for v in map(_env, self.base_url_env) if v), None)
         self._botocore = _botocore_session(self.spec, required=not _is_local(explicit))
         self._region = self.option("region") or (self._botocore and self._botocore.get_config_variable("region"))
