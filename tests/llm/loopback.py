@@ -8,8 +8,9 @@ import datetime
 import ipaddress
 import json
 import ssl
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 from aiohttp import web
@@ -129,6 +130,31 @@ async def listening(
         yield server.sockets[0].getsockname()[1]
     finally:
         server.close()
+
+
+@contextmanager
+def in_a_thread(handle: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]) -> Iterator[int]:
+    """`listening`, in a loop of its own in a daemon thread (for code that runs its own loop)."""
+    loop = asyncio.new_event_loop()
+    started = threading.Event()
+    ports: list[int] = []
+
+    async def serve_forever() -> None:
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        ports.append(server.sockets[0].getsockname()[1])
+        started.set()
+        async with server:
+            await server.serve_forever()
+
+    thread = threading.Thread(target=lambda: loop.run_until_complete(serve_forever()), daemon=True)
+    thread.start()
+    started.wait(10)
+    try:
+        yield ports[0]
+    finally:
+        for task in asyncio.all_tasks(loop):
+            loop.call_soon_threadsafe(task.cancel)
+        thread.join(5)
 
 
 async def pipe_both(

@@ -70,6 +70,11 @@ def connector(route: ProxyRoute | None, *, limit: int, ssl_context: ssl.SSLConte
     return made
 
 
+def require_socks(route: ProxyRoute) -> None:
+    """Refuse a SOCKS route now, in one line, when aiohttp-socks is missing."""
+    _aiohttp_socks(route)
+
+
 def _aiohttp_socks(route: ProxyRoute) -> Any:
     try:
         return importlib.import_module("aiohttp_socks")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import aiohttp
 import yarl
 
-from ._proxy import ProxyRoute, connector, proxy_for
+from ._proxy import ProxyRoute, connector, proxy_for, require_socks
 
 MIB = 1 << 20
 # A header name is an RFC 9110 token; a value may hold any visible character, spaces and tabs.
@@ -89,7 +89,7 @@ class Transport:
         self._proxy: ProxyRoute | None = proxy_for(url)
         self._ssl: ssl.SSLContext | bool = tls_context() if url.startswith("https:") else False
         if self._proxy is not None and self._proxy.kind == "socks":
-            connector(self._proxy, limit=1, ssl_context=self._ssl)  # fails now, in one line, without aiohttp-socks
+            require_socks(self._proxy)
         read = self._options.read_timeout_s or timeout_s
         self._timeout = aiohttp.ClientTimeout(total=None, sock_connect=self._options.connect_timeout_s, sock_read=read)
         self._session: aiohttp.ClientSession | None = None
