@@ -1,8 +1,15 @@
 """statebox's own CPU per model turn: an LLM-agent campaign on retail against an instant fake model.
 
-    python benchmarks/bench_model_turn.py                      # 3 runs of 42 tasks x 2 repeats at concurrency 16
+    python benchmarks/bench_model_turn.py                      # 3 runs of 70 tasks x 2 repeats at concurrency 16
     python benchmarks/bench_model_turn.py --runs 1 --repeat 1  # a quick look
     python benchmarks/bench_model_turn.py --profile            # also cProfile one campaign
+    python benchmarks/bench_model_turn.py --runs 0 --transports  # only the HTTP clients, side by side
+
+In the same run it measures the raw transport for the same request and reply: the retail-sized
+request below, encoded once, POSTed through a bare aiohttp session and its reply parsed with
+json.loads, nothing else. statebox's CPU per turn is printed as a ratio to that (target <= 3x).
+`--transports` also times httpx the same way, and statebox's former own HTTP/1.1 client when the
+checkout on the path still has it (`statebox.llm._pool`, before the move to aiohttp).
 
 The fake model (`statebox fake-model retail`, latency 0) runs in its own process, so its CPU is not
 counted. The campaign runs in this process (one worker, `--user scripted`, in-process MCP); the
@@ -45,6 +52,7 @@ from statebox.runner.plan import CampaignConfig
 from statebox.tasks import load_suite
 
 TARGET_MS = 1.5
+TARGET_RATIO = 3.0  # statebox's CPU per turn over the raw transport's per request
 
 
 def free_port() -> int:
@@ -112,17 +120,13 @@ def model_calls(out: Path) -> tuple[int, int, int]:
     return attempts, passed, calls
 
 
-def client_alone(base_url: str, calls: int) -> float:
-    """CPU microseconds per `complete` call of the model client alone, on a retail-sized request.
-
-    The request is what the agent sends in mid-conversation: the instructions and retail's policy,
-    its 36 tools, the opening message and four tool-call rounds. Sent `calls` times in a row (after
-    20 warm-up calls), as one attempt would send it: with the tools prepared once where the client
-    has PreparedTools.
-    """
+def retail_request() -> tuple[list[Any], Any]:
+    """What the agent sends in mid-conversation: the instructions and retail's policy, its tools,
+    the opening message and four tool-call rounds (messages, and tools prepared once where the
+    checkout has PreparedTools)."""
     from statebox.agents.llm_agent import agent_instructions
     from statebox.domains.retail import DOMAIN
-    from statebox.llm import Message, ToolCall, ToolDef, make_client
+    from statebox.llm import Message, ToolCall, ToolDef
 
     specs = DOMAIN.tools.specs()
     tools: Any = [ToolDef(name=t.name, description=t.description, input_schema=t.input_schema) for t in specs]
@@ -142,6 +146,33 @@ def client_alone(base_url: str, calls: int) -> float:
         messages.append(Message(role="assistant", tool_calls=[call]))
         result = json.dumps({"id": call.id, "rows": [i] * 40})
         messages.append(Message(role="tool", tool_call_id=call.id, content=result))
+    return messages, tools
+
+
+def wire_body(messages: list[Any], tools: Any) -> bytes:
+    """The same request as Chat Completions JSON, encoded once (as the raw transports send it)."""
+    encoded: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "tool":
+            encoded.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content})
+        elif m.tool_calls:
+            calls = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw_arguments}}
+                     for c in m.tool_calls]  # fmt: skip
+            encoded.append({"role": "assistant", "content": None, "tool_calls": calls})
+        else:
+            encoded.append({"role": m.role, "content": m.content})
+    functions = [{"type": "function", "function": {"name": t.name, "description": t.description,
+                                                   "parameters": t.input_schema}} for t in tools]  # fmt: skip
+    body = {"model": "fake", "messages": encoded, "tools": functions, "parallel_tool_calls": False}
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+def client_alone(base_url: str, calls: int) -> float:
+    """CPU microseconds per `complete` call of the model client alone, on the retail-sized request,
+    sent `calls` times in a row after 20 warm-up calls, as one attempt would send it."""
+    from statebox.llm import make_client
+
+    messages, tools = retail_request()
 
     async def measure() -> float:
         async with make_client("openai:fake", base_url=base_url) as client:
@@ -151,6 +182,71 @@ def client_alone(base_url: str, calls: int) -> float:
             for _ in range(calls):
                 await client.complete(messages, tools)
             return (time.process_time() - started) / calls * 1e6
+
+    return asyncio.run(measure())
+
+
+HEADERS = {"content-type": "application/json", "accept": "application/json", "authorization": "Bearer not-needed"}
+
+
+async def _timed(post: Any, calls: int) -> float:
+    for _ in range(20):
+        await post()
+    started = time.process_time()
+    for _ in range(calls):
+        await post()
+    return (time.process_time() - started) / calls * 1e6
+
+
+def raw_aiohttp(base_url: str, body: bytes, calls: int) -> float:
+    """CPU microseconds per pre-encoded POST + json.loads of the reply through a bare aiohttp session."""
+    import aiohttp
+
+    async def measure() -> float:
+        async with aiohttp.ClientSession() as session:
+
+            async def post() -> Any:
+                async with session.post(f"{base_url}/chat/completions", data=body, headers=HEADERS) as response:
+                    return json.loads(await response.read())
+
+            return await _timed(post, calls)
+
+    return asyncio.run(measure())
+
+
+def raw_httpx(base_url: str, body: bytes, calls: int) -> float:
+    import httpx
+
+    async def measure() -> float:
+        async with httpx.AsyncClient() as http:
+
+            async def post() -> Any:
+                return json.loads(
+                    (await http.post(f"{base_url}/chat/completions", content=body, headers=HEADERS)).content
+                )
+
+            return await _timed(post, calls)
+
+    return asyncio.run(measure())
+
+
+def raw_own_client(base_url: str, body: bytes, calls: int) -> float | None:
+    """The same through statebox's former own HTTP/1.1 client, if this checkout still has it."""
+    try:
+        from statebox.llm._pool import ConnectionStack  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+
+    async def measure() -> float:
+        stack = ConnectionStack(f"{base_url}/chat/completions", HEADERS, timeout_s=30)
+
+        async def post() -> Any:
+            return json.loads((await stack.post(body)).content)
+
+        try:
+            return await _timed(post, calls)
+        finally:
+            await stack.aclose()
 
     return asyncio.run(measure())
 
@@ -183,6 +279,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile one more campaign, print the top functions")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--client-calls", type=int, default=300, help="calls of the model client alone")
+    parser.add_argument("--transports", action="store_true", help="also time httpx (and the former own client)")
     args = parser.parse_args()
 
     here = Path(statebox.__file__).resolve().parent
@@ -208,12 +305,26 @@ def main() -> None:
                 f"{cpu:.2f} s CPU ({system:.2f} s system) in {wall:.2f} s wall -> "
                 f"{per_turn[-1]:.2f} ms CPU per model turn"
             )
-        median = statistics.median(per_turn)
-        verdict = "met" if median <= TARGET_MS else "missed"
+        body = wire_body(*retail_request())
+        raw_us = raw_aiohttp(base_url, body, args.client_calls)
         client_us = client_alone(base_url, args.client_calls)
-        print(f"model client alone, one retail-sized request: {client_us:.0f} us CPU per call")
-        summary = f"median {median:.2f} ms over {args.runs} runs (target <= {TARGET_MS} ms: {verdict})"
-        print(f"\nstatebox CPU per model turn: {summary}")
+        print(f"raw transport (aiohttp, pre-encoded {len(body):,}-byte POST + json.loads): {raw_us:.0f} us CPU/request")
+        print(f"model client alone, the same request: {client_us:.0f} us CPU per call ({client_us / raw_us:.1f}x raw)")
+        if args.transports:
+            print(f"raw transport through httpx: {raw_httpx(base_url, body, args.client_calls):.0f} us CPU per request")
+            own = raw_own_client(base_url, body, args.client_calls)
+            print(
+                "raw transport through the former own client: " + (f"{own:.0f} us" if own else "not in this checkout")
+            )
+        if per_turn:
+            median = statistics.median(per_turn)
+            verdict = "met" if median <= TARGET_MS else "missed"
+            ratio = median * 1000 / raw_us
+            ratio_verdict = "met" if ratio <= TARGET_RATIO else "missed"
+            summary = f"median {median:.2f} ms over {args.runs} runs (target <= {TARGET_MS} ms: {verdict})"
+            print(f"\nstatebox CPU per model turn: {summary}")
+            print(f"as a ratio to the raw transport: {ratio:.1f}x (target <= {TARGET_RATIO:g}x: {ratio_verdict})")
+        print(f"load average {os.getloadavg()[0]:.2f} at the end")
         if args.profile:
             profiler = cProfile.Profile()
             config = campaign_config(base_url, work / "profiled", args.repeat, args.concurrency, None, args.tools_via)

@@ -50,7 +50,7 @@ async def test_plain_completion_puts_the_system_prompt_top_level_and_cached(endp
     completion = await complete_once(endpoint, fast_retry, messages)
 
     assert completion.text == "Hello there"
-    assert completion.finish_reason == "end_turn"
+    assert completion.finish_reason == "stop"
     assert completion.model == "fake-claude"
     body = endpoint.bodies()[0]
     assert body["system"] == [{"type": "text", "text": "Be brief.", "cache_control": EPHEMERAL}]
@@ -119,7 +119,7 @@ async def test_non_object_tool_input_becomes_a_parse_error(endpoint, fast_retry)
     assert call.arguments is None and call.parse_error is not None
 
 
-async def test_sampling_and_tool_choice_are_sent(endpoint, fast_retry):
+async def test_sampling_and_tool_choice_are_sent_without_what_the_api_does_not_take(endpoint, fast_retry):
     sampling = Sampling(temperature=0.2, seed=5, max_tokens=300, reasoning_effort="low", parallel_tool_calls=True)
 
     await complete_once(
@@ -132,11 +132,10 @@ async def test_sampling_and_tool_choice_are_sent(endpoint, fast_retry):
     )
 
     body = endpoint.bodies()[0]
-    assert body["temperature"] == 0.2
     assert body["max_tokens"] == 300
     assert body["output_config"] == {"effort": "low"}
     assert body["tool_choice"] == {"type": "tool", "name": "lookup_order"}
-    assert "seed" not in body
+    assert "seed" not in body and "temperature" not in body, "the Messages API takes neither"
 
 
 async def test_usage_maps_cache_reads_and_writes(endpoint, fast_retry):

@@ -104,3 +104,29 @@ async def test_a_catalogue_priced_completion_costs_what_cost_usd_says(
     expected = cost_usd(spec, completion.usage)
     assert expected is not None and expected > 0
     assert completion.cost_usd == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "openai:gpt-4.1-mini",
+        "openai-responses:o4-mini",
+        "azure:gpt-4o",
+        "anthropic:claude-sonnet-4-5",
+        "google:gemini-2.5-pro",  # priced in tiers above 200k prompt tokens
+        "google:gemini-2.5-flash",
+        "bedrock:anthropic.claude-3-5-sonnet-20240620-v1:0",
+    ],
+)
+@pytest.mark.parametrize(
+    "usage",
+    [Usage(), Usage(input=1200, output=80), Usage(input=150, cached_input=9000, cache_write=400, output=700,
+     reasoning=300), Usage(input=250_000, cached_input=30_000, output=12_000)],
+)  # fmt: skip
+def test_a_clients_cost_is_genai_prices_own_for_every_provider(spec: str, usage: Usage):
+    from statebox.llm.pricing import Pricer
+
+    catalogue = cost_usd(spec, usage)
+
+    assert catalogue is not None, f"genai-prices has no price for {spec}"
+    assert Pricer(spec).cost(usage) == pytest.approx(catalogue, rel=1e-12, abs=1e-15)

@@ -1,4 +1,4 @@
-"""`statebox fake-model`: a scripted model endpoint (the OpenAI chat API) for tests and demos."""
+"""`statebox fake-model`: a scripted model endpoint (any provider's wire format) for tests and demos."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import typer
 
 from statebox.cli.common import fail, open_suite
 from statebox.fakemodel import MODES, Mode
+from statebox.fakemodel.wire import APIS, Api
 
 
 def register(app: typer.Typer) -> None:
@@ -25,10 +26,13 @@ def fake_model(
     seed: Annotated[int, typer.Option(help="Seed for injected failures.")] = 0,
     fail_rate: Annotated[float, typer.Option(help="Share of requests answered with HTTP 500.")] = 0.0,
     fail_first_n: Annotated[int, typer.Option(help="Answer the first N requests with HTTP 500.")] = 0,
+    api: Annotated[str, typer.Option(help=f"The wire format to speak: {', '.join(APIS)}.")] = "openai",
 ) -> None:
     """Serve a scripted model that plays the suite's tasks (recognised from the opening message only)."""
     if mode not in MODES:
         fail(f"--mode {mode!r}: choose one of {', '.join(MODES)}")
+    if api not in APIS:
+        fail(f"--api {api!r}: choose one of {', '.join(APIS)}")
     from statebox.fakemodel import run_fake_model  # the HTTP stack, loaded only by this command
     from statebox.mcp import CannotListenError
 
@@ -44,7 +48,8 @@ def fake_model(
             seed,
             fail_first_n=fail_first_n,
             fail_rate=fail_rate,
-            on_bound=lambda url: print(f"fake model for {suite} ({mode}) at {url}", file=sys.stderr),
+            on_bound=lambda url: print(f"fake model for {suite} ({mode}, {api} API) at {url}", file=sys.stderr),
+            api=cast(Api, api),
         )
     except (ValueError, CannotListenError) as e:
         fail(str(e))

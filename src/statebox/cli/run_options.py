@@ -25,7 +25,10 @@ class RunOptions:
     out: Annotated[Path, typer.Option("--out", help="Run directory (manifest.json, trials.jsonl, errors.jsonl).")]
     agent: Annotated[AgentKind, typer.Option(help="The agent under test.")] = "llm"
     model: Annotated[list[str] | None, typer.Option("--model", help="PROVIDER:MODEL; may repeat.")] = None
-    base_url: Annotated[str | None, typer.Option(help="Base URL for every openai: model.")] = None
+    base_url: Annotated[
+        str | None,
+        typer.Option(help="Endpoint of the --model providers' models (all models' if no --model); see docs/models.md."),
+    ] = None
     user: Annotated[UserKind | None, typer.Option(help="Simulated customer (default: llm).")] = None
     user_model: Annotated[str | None, typer.Option(help="Model of the LLM customer (default: the first --model).")] = (
         None

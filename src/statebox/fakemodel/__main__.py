@@ -7,12 +7,14 @@ from typing import cast
 
 from statebox.fakemodel.plan import MODES, Mode
 from statebox.fakemodel.serve import run_fake_model
+from statebox.fakemodel.wire import APIS, Api
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m statebox.fakemodel", description=__doc__)
     parser.add_argument("suite", help="a built-in suite, e.g. retail")
     parser.add_argument("--mode", choices=MODES, default="reference")
+    parser.add_argument("--api", choices=APIS, default="openai", help="the wire format to speak")
     parser.add_argument("--error-rate", type=float, default=0.3, help="flaky: chance of a mistake per attempt")
     parser.add_argument("--latency-ms", type=float, default=0.0, help="from each request's arrival to its reply")
     parser.add_argument(
@@ -35,6 +37,7 @@ def main(argv: list[str] | None = None) -> None:
         fail_first_n=a.fail_first_n,
         fail_rate=a.fail_rate,
         latency_jitter_ms=a.latency_jitter_ms,
+        api=cast(Api, a.api),
     )
 
 

@@ -1,4 +1,4 @@
-"""The fake model's HTTP app: OpenAI Chat Completions, a model list, request statistics."""
+"""The fake model's HTTP app: one API's wire format (`wire/`), a model list, request statistics."""
 
 from __future__ import annotations
 
@@ -19,16 +19,9 @@ from starlette.types import Receive, Scope, Send
 from statebox.fakemodel.agent import UNKNOWN_REQUEST, agent_reply, normalise, opening_index
 from statebox.fakemodel.customer import customer_reply
 from statebox.fakemodel.plan import MODES, Mode, attempt_mode, build_plan
-from statebox.fakemodel.protocol import (
-    BadRequest,
-    ChatRequest,
-    Reply,
-    completion,
-    error_body,
-    parse_request,
-    tools_chars,
-)
+from statebox.fakemodel.protocol import BadRequest, ChatRequest, Reply, tools_chars, usage
 from statebox.fakemodel.rubric import judge_reply
+from statebox.fakemodel.wire import APIS, Api, wire_format
 from statebox.tasks import Suite, Task
 
 Role = Literal["agent", "customer", "judge"]
@@ -49,8 +42,11 @@ class FakeModelConfig:
     judge_answer: Literal["yes", "no"] = "yes"
     # each response's latency drawn uniformly from latency_ms +- this (mean latency_ms), seeded by `seed`
     latency_jitter_ms: float = 0.0
+    api: Api = "openai"  # the wire format spoken (fakemodel/wire)
 
     def __post_init__(self) -> None:
+        if self.api not in APIS:
+            raise ValueError(f"unknown api {self.api!r}; choose one of {', '.join(APIS)}")
         if self.mode not in MODES:
             raise ValueError(f"unknown mode {self.mode!r}; choose one of {', '.join(MODES)}")
         for name in ("error_rate", "fail_rate"):
@@ -97,14 +93,11 @@ class FakeModelApp:
         self._failures = random.Random(self.config.seed)
         self._jitter = random.Random(self.config.seed + 1)
         self._tool_chars: dict[str, int] = {}  # a tool list's JSON length, by its JSON text (see _tools_chars)
-        routes = [
-            Route(f"{prefix}{path}", handler, methods=methods)
-            for prefix in ("/v1", "")
-            for path, handler, methods in (
-                ("/chat/completions", self._chat, ["POST"]),
-                ("/models", self._models, ["GET"]),
-            )
-        ]
+        self.wire = wire_format(self.config.api)
+        routes = [Route(self.wire.route, self._chat, methods=["POST"])]
+        if self.config.api == "openai":  # as before: Chat Completions also without the /v1 prefix
+            routes.append(Route("/chat/completions", self._chat, methods=["POST"]))
+        routes += [Route(f"{p}/models", self._models, methods=["GET"]) for p in ("/v1", "")]
         self._app = Starlette(routes=[*routes, Route("/stats", self._stats, methods=["GET"])])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -148,12 +141,13 @@ class FakeModelApp:
         number = self.stats.requests
         if self._inject_failure(number):
             self.stats.failures_injected += 1
-            return JSONResponse(error_body("injected failure (fake model)", "server_error"), status_code=500)
+            return JSONResponse(self.wire.error("injected failure (fake model)", "server_error"), status_code=500)
         try:
-            request = parse_request(json.loads(await http.body()))
+            params = {**http.query_params, **http.path_params}
+            request = self.wire.parse(json.loads(await http.body()), params)
         except (ValueError, BadRequest) as e:
             self.stats.bad_requests += 1
-            return JSONResponse(error_body(f"bad request: {e}", "invalid_request_error"), status_code=400)
+            return JSONResponse(self.wire.error(f"bad request: {e}", "invalid_request_error"), status_code=400)
         reply, role, mode = self.respond(request, http.headers.get(ROLE_HEADER))
         self.stats.completions += 1
         self.stats.by_role[role] += 1
@@ -161,8 +155,8 @@ class FakeModelApp:
         if mode is not None:
             self.stats.by_mode[mode] += 1
             headers["x-statebox-fake-mode"] = mode
-        body = completion(request, reply, f"chatcmpl-fake{number:08d}", self._tools_chars(request))
-        return JSONResponse(body, headers=headers)
+        counts = usage(request, reply, self._tools_chars(request))
+        return JSONResponse(self.wire.write(request, reply, f"chatcmpl-fake{number:08d}", counts), headers=headers)
 
     def _tools_chars(self, request: ChatRequest) -> int:
         """Every request of a campaign sends the same tools: their length is measured once per list.

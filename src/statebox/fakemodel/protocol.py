@@ -111,11 +111,18 @@ def _text(content: Any) -> str:
     return ""
 
 
-def completion(request: ChatRequest, reply: Reply, completion_id: str, tool_chars: int | None = None) -> dict[str, Any]:
-    """A `chat.completion` object for the reply, with plausible usage (`tool_chars`: see `usage`)."""
+def completion(
+    request: ChatRequest,
+    reply: Reply,
+    completion_id: str,
+    tool_chars: int | None = None,
+    counts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A `chat.completion` object for the reply, with plausible usage (`tool_chars`: see `usage`), or
+    `counts` when the caller has them."""
     message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
     if reply.call is not None:
-        call_id = f"call_{len(request.turns)}_{completion_id[-8:]}"
+        call_id = call_id_for(request, completion_id)
         arguments = json.dumps(reply.call.arguments, ensure_ascii=False)
         message["tool_calls"] = [
             {"id": call_id, "type": "function", "function": {"name": reply.call.name, "arguments": arguments}}
@@ -133,8 +140,18 @@ def completion(request: ChatRequest, reply: Reply, completion_id: str, tool_char
                 "logprobs": None,
             }
         ],
-        "usage": usage(request, reply, tool_chars),
+        "usage": counts if counts is not None else usage(request, reply, tool_chars),
     }
+
+
+def call_id_for(request: ChatRequest, reply_id: str) -> str:
+    """A tool call's id, unique within the conversation (every format uses the same)."""
+    return f"call_{len(request.turns)}_{reply_id[-8:]}"
+
+
+def text_of(content: Any) -> str:
+    """Message content as plain text: a string, or the text parts of a content list."""
+    return _text(content)
 
 
 def usage(request: ChatRequest, reply: Reply, tool_chars: int | None = None) -> dict[str, Any]:

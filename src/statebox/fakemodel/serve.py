@@ -12,6 +12,7 @@ import uvicorn
 
 from statebox.fakemodel.app import FakeModelApp, FakeModelConfig
 from statebox.fakemodel.plan import Mode
+from statebox.fakemodel.wire import Api
 from statebox.mcp.http_serving import base_url, bind_socket
 from statebox.tasks import Suite, load_suite
 
@@ -29,19 +30,22 @@ def run_fake_model(
     fail_rate: float = 0.0,
     latency_jitter_ms: float = 0.0,
     on_bound: Callable[[str], None] | None = None,
+    api: Api = "openai",
 ) -> None:
     """Serve the fake model for a suite (a Suite or a built-in suite's name) until interrupted.
 
-    The address is bound first (CannotListenError when it is taken); `on_bound` then gets the base URL.
+    The address is bound first (CannotListenError when it is taken); `on_bound` then gets the base URL
+    a client of `api` is given.
     """
     chosen = load_suite(suite) if isinstance(suite, str) else suite
     config = FakeModelConfig(
-        mode, error_rate, latency_ms, seed, fail_first_n, fail_rate, latency_jitter_ms=latency_jitter_ms
+        mode, error_rate, latency_ms, seed, fail_first_n, fail_rate, latency_jitter_ms=latency_jitter_ms, api=api
     )
+    app = FakeModelApp(chosen, config)
     sock = bind_socket(host, port)
     if on_bound is not None:
-        on_bound(base_url(sock) + "/v1")
-    server = uvicorn.Server(uvicorn.Config(FakeModelApp(chosen, config), log_level="warning", lifespan="off"))
+        on_bound(base_url(sock) + app.wire.base_path)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
@@ -53,25 +57,34 @@ def run_fake_model(
 class FakeModelServer:
     """A fake model app served by uvicorn in a daemon thread; `with` starts and stops it.
 
-    Port 0 (the default) picks a free port; `base_url` is what an OpenAI client needs.
+    Port 0 (the default) picks a free port; `base_url` is what a client of the app's API needs.
+    With `tls` (a certificate file and its key file) it serves HTTPS, its base URL naming
+    `localhost`.
     """
 
-    def __init__(self, app: FakeModelApp, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self, app: FakeModelApp, host: str = "127.0.0.1", port: int = 0, tls: tuple[str, str] | None = None
+    ) -> None:
         self.app = app
         self.host = host
+        self._scheme, self._name = ("https", "localhost") if tls else ("http", host)
         # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
         # and without it every keep-alive request waits ~40 ms for a delayed ACK.
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._socket.bind((host, port))
         self.port: int = self._socket.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", lifespan="off")
+        certificate, key = tls or (None, None)
+        config = uvicorn.Config(app, log_level="warning", lifespan="off", ssl_certfile=certificate, ssl_keyfile=key)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
 
     @property
     def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}/v1"
+        """What a client of the app's API is given as its base URL (an app wrapping the fake model
+        without saying its format speaks Chat Completions, under /v1)."""
+        wire = getattr(self.app, "wire", None)
+        return f"{self._scheme}://{self._name}:{self.port}{wire.base_path if wire is not None else '/v1'}"
 
     def start(self, timeout_s: float = 10.0) -> None:
         self._thread.start()

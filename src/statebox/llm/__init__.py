@@ -1,16 +1,18 @@
-"""Model clients: one async interface over OpenAI-compatible and Anthropic endpoints.
+"""Model clients: one async interface over every provider's API (docs/models.md).
 
 Imports nothing of statebox. `make_client("openai:gpt-4o")` returns a ModelClient whose
-`complete` retries failing endpoints, normalises token usage and prices each call. Requests are
-plain JSON over httpx (no provider SDK): a body is written once per call from parts encoded
-once (tool schemas per PreparedTools, system prompts per client).
+`complete` retries failing endpoints, normalises token usage and prices each call. Providers are
+found by name in the `statebox.model_providers` entry points (`registry.py`). Requests are plain
+JSON over aiohttp (no provider SDK): a body is written once per call from parts encoded once
+(tool schemas per PreparedTools, system prompts per client).
 """
 
+from ._transport import HttpOptions
 from .client import ModelClient, make_client
 from .errors import ConfigurationError, ContextOverflowError, InfrastructureError
 from .pricing import ModelPrices, PriceOverrides, cost_usd, price_table_for
 from .retry import RetryPolicy
-from .spec import parse_spec
+from .spec import base_url_for, parse_spec
 from .toolbox import PreparedTools
 from .types import Completion, Message, ReasoningBlock, Role, Sampling, ToolCall, ToolDef, Usage
 
@@ -18,6 +20,7 @@ __all__ = [
     "Completion",
     "ConfigurationError",
     "ContextOverflowError",
+    "HttpOptions",
     "InfrastructureError",
     "Message",
     "ModelClient",
@@ -31,6 +34,7 @@ __all__ = [
     "ToolCall",
     "ToolDef",
     "Usage",
+    "base_url_for",
     "cost_usd",
     "make_client",
     "parse_spec",

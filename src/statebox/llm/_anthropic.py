@@ -7,7 +7,7 @@ from typing import Any
 
 from ._endpoint import EndpointClient, Reply
 from ._wire import count, dumps, join_object, member, members, str_or_none
-from .retry import MalformedResponse
+from .retry import ContextWindowExceeded, MalformedResponse
 from .toolbox import PreparedTools
 from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
@@ -15,16 +15,21 @@ DEFAULT_MAX_TOKENS = 4096  # the API requires a limit
 API_VERSION = "2023-06-01"
 _CACHE_CONTROL = {"type": "ephemeral"}
 _DIALECT = "anthropic"
+_SENT_BACK = ("thinking", "redacted_thinking")
+CONTEXT_FULL = "model_context_window_exceeded"
 
 
 class AnthropicClient(EndpointClient):
     """`anthropic:MODEL` over Messages, as plain JSON over HTTP."""
 
     provider = "anthropic"
-    key_env = "ANTHROPIC_API_KEY"
-    base_url_env = "ANTHROPIC_BASE_URL"
+    price_provider = "anthropic"
+    key_env = ("ANTHROPIC_API_KEY",)
+    base_url_env = ("ANTHROPIC_BASE_URL",)
     default_base_url = "https://api.anthropic.com"
-    path = "/v1/messages"
+
+    def _url(self, root: str) -> str:
+        return root + "/v1/messages"
 
     def _headers(self, api_key: str) -> dict[str, str]:
         return {"x-api-key": api_key, "anthropic-version": API_VERSION}
@@ -39,8 +44,7 @@ class AnthropicClient(EndpointClient):
             head["output_config"] = {"effort": sampling.reasoning_effort}
         if sampling.thinking_budget is not None:
             head["thinking"] = {"type": "enabled", "budget_tokens": sampling.thinking_budget}
-        if sampling.temperature is not None:
-            head["temperature"] = sampling.temperature
+        # No temperature: the Messages API (as its SDK types it, anthropic 2.x) takes none.
         parts = members(head)
         system = [m.content for m in messages if m.role == "system" and m.content]
         if system:
@@ -70,6 +74,8 @@ class AnthropicClient(EndpointClient):
 
     def _read(self, data: dict[str, Any]) -> Reply:
         blocks = data.get("content")
+        if data.get("stop_reason") == CONTEXT_FULL:
+            raise ContextWindowExceeded("the reply stopped: the model's context window is full")
         if not isinstance(blocks, list):
             raise MalformedResponse(f"response has no content: {dumps(data)[:200].decode(errors='replace')}")
         text: list[str] = []
@@ -91,9 +97,17 @@ class AnthropicClient(EndpointClient):
             tool_calls=calls,
             usage=_usage(data.get("usage")),
             model=str_or_none(data.get("model")),
-            finish_reason=str_or_none(data.get("stop_reason")),
+            finish_reason=_finish(str_or_none(data.get("stop_reason"))),
             reasoning=reasoning,
         )
+
+
+_FINISH = {"end_turn": "stop", "stop_sequence": "stop", "tool_use": "tool_calls", "max_tokens": "length"}
+
+
+def _finish(stop_reason: str | None) -> str | None:
+    """The neutral word for a stop reason (refusal and pause_turn are already neutral)."""
+    return _FINISH.get(stop_reason, stop_reason) if stop_reason is not None else None
 
 
 def _text_block(text: str) -> bytes:
@@ -136,7 +150,7 @@ def _blocks(message: Message) -> list[dict[str, Any]]:
             result["content"] = message.content
         return [result]
     # Thinking blocks go back first and unchanged: the API checks them when tools are used.
-    blocks: list[dict[str, Any]] = [_reasoning_param(r) for r in message.reasoning if r.type != "reasoning"]
+    blocks: list[dict[str, Any]] = [_reasoning_param(r) for r in message.reasoning if r.type in _SENT_BACK]
     if message.content:
         blocks.append({"type": "text", "text": message.content})
     for call in message.tool_calls:

@@ -1,4 +1,4 @@
-"""JSON over HTTP with httpx, and what a failed request means (retry, configuration, context).
+"""JSON over HTTP, and what a failed request means (retry, configuration, context).
 
 No SDK sits in the request path: a request body is bytes the adapter wrote, a reply is the
 parsed JSON object. Every failure becomes an EndpointFailure for the retry loop.
@@ -10,11 +10,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
+import aiohttp
 
-from ._h1 import Disconnected, ProtocolError
-from ._pool import ConnectionStack, ProxiedClient, RequestTimeout, uses_proxy
-from .retry import EndpointFailure, MalformedResponse, retry_after_from_headers
+from ._transport import HttpOptions, RedirectRefused, RequestTimeout, ResponseTooLarge, Signer, Transport
+from .retry import ContextWindowExceeded, EndpointFailure, MalformedResponse, retry_after_from_headers
 
 CONFIGURATION_STATUSES = frozenset({401, 403, 404})  # a bad key, no access, no such model or URL
 # What OpenAI-compatible servers (OpenAI, vLLM, LiteLLM, ...) and Anthropic say when the prompt
@@ -26,6 +25,9 @@ _OVERFLOW_PHRASES = (
     "context window",
     "prompt is too long",
     "exceed context limit",
+    "input is too long",  # Bedrock
+    "too many input tokens",
+    "exceeds the maximum number of tokens",  # Gemini
 )
 _QUOTED = 200  # characters of a response body quoted in an error message
 
@@ -43,14 +45,21 @@ class HttpStatusError(Exception):
 class JsonEndpoint:
     """POST JSON bodies to one URL over kept-alive connections; the reply must be a JSON object."""
 
-    def __init__(self, url: str, headers: dict[str, str], *, timeout_s: float, max_connections: int) -> None:
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str],
+        *,
+        timeout_s: float,
+        max_connections: int,
+        options: HttpOptions | None = None,
+        signer: Signer | None = None,
+    ) -> None:
         self.url = url
         headers = {"content-type": "application/json", "accept": "application/json", **headers}
-        self._http: ConnectionStack | ProxiedClient
-        if uses_proxy(url):
-            self._http = ProxiedClient(url, headers, timeout_s=timeout_s, max_connections=max_connections)
-        else:
-            self._http = ConnectionStack(url, headers, timeout_s=timeout_s)
+        self._http = Transport(
+            url, headers, timeout_s=timeout_s, max_connections=max_connections, options=options, signer=signer
+        )
 
     async def post(self, body: bytes, extra_headers: Mapping[str, str] | None = None) -> dict[str, Any]:
         response = await self._http.post(body, extra_headers)
@@ -77,14 +86,24 @@ def parse_reply(content: bytes) -> dict[str, Any]:
 
 def classify(exc: Exception, timeout_s: float) -> EndpointFailure | None:
     """What a failed request means; None for exceptions that are not endpoint failures."""
+    if isinstance(exc, ContextWindowExceeded):
+        return EndpointFailure(status=200, message=str(exc), retryable=False, kind="context_overflow")
     if isinstance(exc, MalformedResponse):
         return EndpointFailure(status=200, message=str(exc))
     if isinstance(exc, HttpStatusError):
         return status_failure(exc.status, exc.headers, exc.body)
-    if isinstance(exc, RequestTimeout | httpx.TimeoutException):
+    if isinstance(exc, RedirectRefused):
+        return EndpointFailure(exc.status, str(exc), retryable=False, kind="configuration")
+    if isinstance(exc, ResponseTooLarge):
+        return EndpointFailure(status=200, message=str(exc), retryable=False)
+    if isinstance(exc, aiohttp.ClientConnectorCertificateError):  # every attempt would fail the same way
+        reason = one_line(str(exc.certificate_error))
+        message = f"the TLS certificate was not accepted: {reason} (a private CA goes in SSL_CERT_FILE)"
+        return EndpointFailure(None, message, retryable=False, kind="configuration")
+    if isinstance(exc, RequestTimeout | aiohttp.ServerTimeoutError):
         return EndpointFailure(status=None, message=f"request timed out after {timeout_s:g} s")
-    if isinstance(exc, Disconnected | ProtocolError | OSError | httpx.TransportError):
-        return EndpointFailure(status=None, message=f"connection failed: {exc!r}")
+    if isinstance(exc, aiohttp.ClientError | OSError):
+        return EndpointFailure(status=None, message=f"connection failed: {one_line(repr(exc))}")
     return None
 
 

@@ -53,5 +53,7 @@ def message_key(dialect: str, message: Message) -> Hashable:
         if message.tool_calls
         else ()
     )
-    reasoning = tuple((r.type, r.text, r.signature, r.data) for r in message.reasoning) if message.reasoning else ()
+    reasoning = (
+        tuple((r.type, r.text, r.signature, r.data, r.id) for r in message.reasoning) if message.reasoning else ()
+    )
     return (dialect, message.role, message.content, message.tool_call_id, message.is_error, calls, reasoning)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 from ._endpoint import EndpointClient, Reply
 from ._wire import count, dumps, join_object, member, members, str_or_none
@@ -13,21 +13,25 @@ from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
 _NAMED_CHOICES = ("auto", "none", "required")
 _DIALECT = "openai"
+_FINISH = {"function_call": "tool_calls"}  # the old name; the others are already the neutral words
 
 
 class OpenAIClient(EndpointClient):
-    """`openai:MODEL` over Chat Completions, as plain JSON over HTTP."""
+    """`openai:MODEL` over Chat Completions (OpenAI, or any compatible server), as plain JSON over HTTP."""
 
     provider = "openai"
-    key_env = "OPENAI_API_KEY"
-    base_url_env = "OPENAI_BASE_URL"
-    default_base_url = "https://api.openai.com/v1"
-    path = "/chat/completions"
+    price_provider = "openai"
+    key_env = ("OPENAI_API_KEY",)
+    base_url_env = ("OPENAI_BASE_URL",)
+    default_base_url: ClassVar[str | None] = "https://api.openai.com/v1"
 
-    def __init__(self, spec: str, **options: Any) -> None:
-        super().__init__(spec, **options)
+    def __init__(self, spec: str, **arguments: Any) -> None:
+        super().__init__(spec, **arguments)
         # OpenAI's reasoning models refuse `max_tokens`; many local servers only know it.
-        self._max_tokens_key = "max_completion_tokens" if self.base_url is None else "max_tokens"
+        self._max_tokens_key = "max_completion_tokens" if self.root == self.default_base_url else "max_tokens"
+
+    def _url(self, root: str) -> str:
+        return root + "/chat/completions"
 
     def _headers(self, api_key: str) -> dict[str, str]:
         headers = {"authorization": f"Bearer {api_key}"}
@@ -70,12 +74,14 @@ class OpenAIClient(EndpointClient):
         message = choice.get("message")
         if not isinstance(message, dict):
             raise MalformedResponse("response choice has no message")
+        refusal = str_or_none(message.get("refusal"))
+        finish = "refusal" if refusal else str_or_none(choice.get("finish_reason"))
         return Reply(
-            text=_text(message.get("content")),
+            text=refusal or _text(message.get("content")),
             tool_calls=_tool_calls(message.get("tool_calls") or []),
             usage=_usage(data.get("usage")),
             model=str_or_none(data.get("model")),
-            finish_reason=str_or_none(choice.get("finish_reason")),
+            finish_reason=_FINISH.get(finish or "", finish),
             reasoning=_reasoning(message),
         )
 
@@ -153,17 +159,19 @@ def _reasoning(message: dict[str, Any]) -> list[ReasoningBlock]:
 
 
 def _usage(raw: Any) -> Usage:
-    """input = prompt_tokens - cached_tokens; output = completion_tokens (with reasoning)."""
+    """input = prompt_tokens less the cache reads and writes; output = completion_tokens (with reasoning)."""
     if not isinstance(raw, dict):
         return Usage()
     prompt_details = raw.get("prompt_tokens_details") or {}
     output_details = raw.get("completion_tokens_details") or {}
     cached = count(prompt_details.get("cached_tokens")) if isinstance(prompt_details, dict) else 0
+    written = count(prompt_details.get("cache_write_tokens")) if isinstance(prompt_details, dict) else 0
     reasoning = count(output_details.get("reasoning_tokens")) if isinstance(output_details, dict) else 0
     prompt = count(raw.get("prompt_tokens"))
     return Usage(
-        input=max(prompt - cached, 0),
+        input=max(prompt - cached - written, 0),
         cached_input=cached,
+        cache_write=written,
         output=count(raw.get("completion_tokens")),
         reasoning=reasoning,
     )

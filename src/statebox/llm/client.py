@@ -1,13 +1,14 @@
-"""The model client interface and `make_client`, which picks an adapter from a spec."""
+"""The model client interface and `make_client`, which finds the provider of a spec in the registry."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from types import TracebackType
 from typing import Any, Self
 
 from .pricing import PriceOverrides
+from .registry import provider_class
 from .retry import RetryPolicy
 from .spec import parse_spec
 from .types import Completion, Message, Sampling, ToolDef
@@ -80,27 +81,26 @@ def make_client(
     max_concurrency: int = 8,
     retry: RetryPolicy | None = None,
     prices: PriceOverrides | None = None,
+    options: Mapping[str, str] | None = None,
 ) -> ModelClient:
-    """A client for `openai:MODEL` (any Chat Completions endpoint) or `anthropic:MODEL`.
+    """A client for `PROVIDER:MODEL`, the provider found in the registry (`statebox.llm.registry`).
 
-    Keys come from `api_key` or OPENAI_API_KEY / ANTHROPIC_API_KEY; with a `base_url` and
-    no key, a placeholder is sent so local servers work; with neither, ValueError (before any
-    request). Requests are plain JSON over httpx: no provider SDK is involved. At most `max_concurrency`
-    requests of this client are in flight at once.
+    Keys and endpoints come from the arguments, else from the provider's environment variables
+    (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...: docs/models.md); a `base_url` without a key sends a
+    placeholder so local servers work; what is missing is a ValueError before any request.
+    `options` are the provider's own (e.g. azure's `api_version`). Requests are plain JSON over
+    aiohttp: no provider SDK is involved. At most `max_concurrency` requests are in flight at once;
+    `retry` says how each is tried (timeouts and transport limits included).
     """
     provider, _ = parse_spec(spec)
-    options: dict[str, Any] = {
-        "base_url": base_url,
-        "api_key": api_key,
-        "sampling": sampling,
-        "max_concurrency": max_concurrency,
-        "retry": retry,
-        "prices": prices,
-    }
-    if provider == "openai":
-        from ._openai import OpenAIClient
-
-        return OpenAIClient(spec, **options)
-    from ._anthropic import AnthropicClient
-
-    return AnthropicClient(spec, **options)
+    client_class = provider_class(provider)
+    return client_class(
+        spec,
+        base_url=base_url,
+        api_key=api_key,
+        sampling=sampling,
+        max_concurrency=max_concurrency,
+        retry=retry,
+        prices=prices,
+        options=options,
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from .spec import parse_spec
 from .types import Usage
 
 PRICE_FIELDS = ("input_per_mtok", "cached_input_per_mtok", "cache_write_per_mtok", "output_per_mtok")
+_KINDS = ("input", "cached_input", "cache_write", "output")  # Usage's fields, in PRICE_FIELDS' order
 
 
 class ModelPrices(BaseModel):
@@ -76,22 +77,29 @@ def cost_usd(spec: str, usage: Usage, overrides: PriceOverrides | None = None) -
     override = overrides.get(spec) if overrides else None
     if override is not None:
         return override.cost(usage)
-    calc = _catalogue_price(spec, usage)
+    calc = _catalogue_price(spec, usage, None)
     return None if calc is None else float(calc.total_price)
 
 
 class Pricer:
-    """`cost_usd` for one spec, with the catalogue's model looked up once, not on every call."""
+    """`cost_usd` for one spec, with the catalogue's model looked up once, not on every call.
 
-    def __init__(self, spec: str, overrides: PriceOverrides | None = None) -> None:
+    A catalogue price that is four flat per-token rates (no tiers, no price per request) is read
+    from genai-prices once a day and applied directly: its calculation costs about as much CPU as
+    a model call's HTTP round trip. The rates are genai-prices' own answers for unit usages,
+    checked on a mixed usage, so both ways give the same cost.
+    """
+
+    def __init__(self, spec: str, overrides: PriceOverrides | None = None, price_provider: str | None = None) -> None:
         self._override = overrides.get(spec) if overrides else None
         self._catalogue: tuple[Provider, ModelInfo] | None = None
         if self._override is None:
-            provider, model = parse_spec(spec)
+            provider, model = _catalogue_names(spec, price_provider)
             try:
                 self._catalogue = get_snapshot().find_provider_model(model, None, provider, None)
             except LookupError:
                 self._catalogue = None
+        self._flat: tuple[date, ModelPrices | None] | None = None  # (the day they hold for, the rates)
 
     def cost(self, usage: Usage) -> float | None:
         """The same as `cost_usd(spec, usage, overrides)`."""
@@ -99,12 +107,39 @@ class Pricer:
             return self._override.cost(usage)
         if self._catalogue is None:
             return None
+        now = datetime.now(UTC)
+        if self._flat is None or self._flat[0] != now.date():
+            self._flat = (now.date(), self._flat_rates(now))
+        flat = self._flat[1]
+        return flat.cost(usage) if flat is not None else self._catalogue_cost(usage, now)
+
+    def _catalogue_cost(self, usage: Usage, now: datetime) -> float:
+        assert self._catalogue is not None
         provider, model = self._catalogue
-        calc = model.calc_price(_catalogue_usage(usage), provider, genai_request_timestamp=datetime.now(UTC))
-        return float(calc.total_price)
+        return float(model.calc_price(_catalogue_usage(usage), provider, genai_request_timestamp=now).total_price)
+
+    def _flat_rates(self, now: datetime) -> ModelPrices | None:
+        """The four rates, when the catalogue's price today is just that; else None."""
+        assert self._catalogue is not None
+        price = self._catalogue[1].get_prices(now)
+        parts = (price.input_mtok, price.cache_read_mtok, price.cache_write_mtok, price.output_mtok)
+        if not all(p is None or isinstance(p, Decimal) for p in parts) or self._catalogue_cost(Usage(), now):
+            return None
+        unit = 1000
+        rates = [self._catalogue_cost(Usage(**{kind: unit}), now) * 1_000_000 / unit for kind in _KINDS]
+        flat = ModelPrices(
+            input_per_mtok=rates[0],
+            cached_input_per_mtok=rates[1],
+            cache_write_per_mtok=rates[2],
+            output_per_mtok=rates[3],
+        )
+        probe = Usage(input=3001, cached_input=1234, cache_write=77, output=911)
+        return flat if abs(flat.cost(probe) - self._catalogue_cost(probe, now)) < 1e-12 else None
 
 
-def price_table_for(spec: str, overrides: PriceOverrides | None = None) -> dict[str, Any] | None:
+def price_table_for(
+    spec: str, overrides: PriceOverrides | None = None, price_provider: str | None = None
+) -> dict[str, Any] | None:
     """The prices `cost_usd` uses for `spec` (for the run manifest), or None if unknown.
 
     Keys: `source` ("override" or "genai-prices") and the four `*_per_mtok` prices; a
@@ -113,7 +148,7 @@ def price_table_for(spec: str, overrides: PriceOverrides | None = None) -> dict[
     override = overrides.get(spec) if overrides else None
     if override is not None:
         return {"source": "override", **override.table()}
-    calc = _catalogue_price(spec, Usage())
+    calc = _catalogue_price(spec, Usage(), price_provider)
     if calc is None:
         return None
     price = calc.model_price
@@ -144,9 +179,19 @@ def _base_price(value: Any) -> float:
     return float(value if isinstance(value, Decimal) else value.base)
 
 
-def _catalogue_price(spec: str, usage: Usage) -> PriceCalculation | None:
-    """genai-prices' calculation for `spec`, or None when the catalogue lacks the model."""
+def _catalogue_names(spec: str, price_provider: str | None) -> tuple[str, str]:
+    """(genai-prices provider id, model) for a spec; the provider class names its catalogue id."""
     provider, model = parse_spec(spec)
+    if price_provider is None:
+        from .registry import provider_class
+
+        price_provider = provider_class(provider).price_provider
+    return price_provider, model
+
+
+def _catalogue_price(spec: str, usage: Usage, price_provider: str | None) -> PriceCalculation | None:
+    """genai-prices' calculation for `spec`, or None when the catalogue lacks the model."""
+    provider, model = _catalogue_names(spec, price_provider)
     try:
         return genai_prices.calc_price(_catalogue_usage(usage), model, provider_id=provider)
     except LookupError:

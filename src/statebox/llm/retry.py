@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Literal, TypeVar
 
+from ._transport import HttpOptions
 from .errors import ConfigurationError, ContextOverflowError, InfrastructureError
 
 T = TypeVar("T")
@@ -28,13 +29,16 @@ _ERROR_CLASSES: dict[str, type[InfrastructureError]] = {
 class RetryPolicy:
     """How long to keep trying one call; `rng` and `sleep` are injectable for tests.
 
-    `timeout_s` bounds each request; `max_delay` caps both the backoff and Retry-After.
+    `timeout_s` bounds each request from start to end; `http` holds the transport's other limits
+    (connect and read timeouts, the response size cap); `max_delay` caps both the backoff and
+    Retry-After.
     """
 
     max_retries: int = 5
     base_delay: float = 0.5
     max_delay: float = 30.0
     timeout_s: float = 120.0
+    http: HttpOptions = field(default_factory=HttpOptions)
     rng: random.Random = field(default_factory=random.Random, repr=False, compare=False)
     sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, repr=False, compare=False)
 
@@ -69,6 +73,11 @@ class EndpointFailure:
 
 class MalformedResponse(Exception):
     """The endpoint answered 2xx with something that is not a reply (retried like a 5xx)."""
+
+
+class ContextWindowExceeded(Exception):
+    """A 2xx reply that stopped because the context window was full (Anthropic's and Bedrock's
+    `model_context_window_exceeded`): a context overflow, like a 400 saying so."""
 
 
 @dataclass(frozen=True)

@@ -47,20 +47,30 @@ class ToolCall(BaseModel):
         return cls(id=id, name=name, arguments=arguments, raw_arguments=json.dumps(arguments))
 
 
+ReasoningType = Literal["thinking", "redacted_thinking", "reasoning", "reasoning_item", "thought_signature"]
+
+
 class ReasoningBlock(BaseModel):
     """The model's reasoning in one reply, as the provider returned it.
 
-    `thinking` (Anthropic: `text` and its `signature`) and `redacted_thinking` (Anthropic:
-    opaque `data`) must go back to the API unchanged with the assistant turn that made them;
-    `reasoning` is an OpenAI-compatible server's reasoning text, recorded but not sent back.
+    Sent back unchanged with the assistant turn that made it, by the provider that made it:
+    - `thinking` (Anthropic, Bedrock: `text` and its `signature`) and `redacted_thinking`
+      (opaque `data`);
+    - `reasoning_item` (OpenAI Responses: the item's `id`, its summary as `text`, its
+      `encrypted_content` as `data`);
+    - `thought_signature` (Gemini: the opaque `signature` of the part it came on; `id` is the
+      tool call it belongs to, None for a text part).
+    `reasoning` is reasoning text (OpenAI-compatible servers, Gemini's thought summaries),
+    recorded but not sent back.
     """
 
     model_config = ConfigDict(frozen=True)
 
-    type: Literal["thinking", "redacted_thinking", "reasoning"]
+    type: ReasoningType
     text: str = ""
     signature: str | None = None
     data: str | None = None
+    id: str | None = None
 
 
 class Message(BaseModel):
@@ -132,8 +142,11 @@ class Sampling(BaseModel):
     be below `max_tokens`); OpenAI-compatible endpoints do not get it.
     `max_tokens` goes out as `max_completion_tokens` to api.openai.com, as `max_tokens` to
     other OpenAI-compatible servers, and defaults to 4096 for Anthropic, which requires it.
-    Anthropic has no seed; it is not sent there. `reasoning_effort` is OpenAI's
-    `reasoning_effort` and Anthropic's `output_config.effort`.
+    Anthropic takes neither seed nor temperature (its Messages API has none); they are not sent
+    there, nor a seed to Bedrock or the Responses API. `reasoning_effort` is OpenAI's
+    `reasoning_effort` (Responses: `reasoning.effort`), Anthropic's `output_config.effort` and
+    Gemini's `thinkingLevel`; `thinking_budget` is also Gemini's `thinkingBudget` and, on Bedrock,
+    Anthropic's thinking in `additionalModelRequestFields`.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -146,9 +159,14 @@ class Sampling(BaseModel):
     parallel_tool_calls: bool = False
 
 
+FINISH_REASONS = ("stop", "tool_calls", "length", "content_filter", "refusal", "pause_turn")
+
+
 class Completion(BaseModel):
     """The model's reply to one `complete` call.
 
+    `finish_reason` is one of FINISH_REASONS whatever the provider calls it (a refusal's text is
+    in `text`), or the provider's own word when none of them fits.
     `reasoning` holds the reply's reasoning blocks (see ReasoningBlock); put them on the
     assistant Message of this reply so they go back with it. `latency_s` covers every
     attempt and back-off wait, not the wait for a concurrency slot; `retries` counts

@@ -13,6 +13,7 @@ from statebox.agents.scripted import NoopAgent
 from statebox.judge.rubrics import RubricJudge
 from statebox.llm.client import ModelClient, make_client
 from statebox.llm.pricing import PriceOverrides
+from statebox.llm.spec import base_url_for
 from statebox.runner.autoworkers import concurrency_per_worker
 from statebox.runner.episode import AttemptPlan, run_attempt, spent
 from statebox.runner.errors import CampaignError, classify, stopping_error
@@ -75,7 +76,7 @@ class Campaign:
             assert spec is not None
             self.clients[spec] = make_client(
                 spec,
-                base_url=config.base_url if spec.startswith("openai:") else None,
+                base_url=base_url_for(spec, config.base_url, config.models),
                 sampling=config.sampling,
                 prices=prices,
                 max_concurrency=max(config.concurrency, 1),
