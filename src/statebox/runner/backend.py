@@ -14,8 +14,6 @@ from statebox.tools import BoundTools, ToolSurface
 from statebox.world import Effects, Session
 
 if TYPE_CHECKING:
-    from statebox.agents.transcript import Transcript
-    from statebox.judge.rubrics import RubricJudge
     from statebox.tools.surface import CustomerActions
 
 # Turns the world-backed tools of an attempt into the surface the agent talks to (e.g. through MCP).
@@ -28,14 +26,6 @@ async def direct_transport(tools: BoundTools, task: Task, policy: str) -> AsyncI
     yield tools
 
 
-@dataclass(frozen=True)
-class OutcomeInputs:
-    """What a backend may need to judge the end state: the finished conversation, and the judge model."""
-
-    transcript: Transcript  # the whole attempt
-    rubric_judge: RubricJudge | None = None  # None: no judge model
-
-
 @dataclass
 class StateOutcome:
     """What the judge made of the attempt's end state."""
@@ -43,9 +33,6 @@ class StateOutcome:
     verdict: Verdict
     effects: dict[str, Any] = field(default_factory=dict)
     required_effects: bool = True  # False when the task's right outcome changes nothing
-    # one line per part of the state verdict that could not be judged and why, e.g.
-    # "judge: not_judged: 2 judge(...) questions and no judge model (--judge-model)"
-    not_judged: list[str] = field(default_factory=list)
 
 
 class AttemptBackend(ABC):
