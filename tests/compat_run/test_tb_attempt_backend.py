@@ -15,8 +15,10 @@ import pytest
 from tb_run_kit import leftover_processes
 
 from statebox.agents.base import Agent, AgentTurn, AttemptContext
+from statebox.agents.transcript import Transcript
 from statebox.compat.thinkingbox import TbBackend, TbRunOptions, TbSource, load_tb_suite
 from statebox.mcp.errors import ToolServerError
+from statebox.runner.backend import OutcomeInputs
 from statebox.runner.episode import AttemptPlan, run_attempt
 from tbfakes import CONSULTING_FILE, RETAIL_FILE, FakeCheckout
 
@@ -80,7 +82,7 @@ async def test_end_turn_tools_end_the_episode_and_scenario_ones_still_reach_the_
     async with attempt(tb_fake, ESCALATION) as backend:
         builtin = await backend.surface.call_tool("InjectionAttackInToolResponse", {"reason": "odd tool text"})
         escalated = await backend.surface.call_tool("escalate_to_human", {"reason": "hardware fault"})
-        state = await backend.outcome()
+        state = await backend.outcome(OutcomeInputs(Transcript()))
     assert builtin.ends_episode and not builtin.is_error
     assert escalated.ends_episode and json.loads(escalated.text) == {"id": "ESC-001", "reason": "hardware fault"}
     assert state.verdict.passed
@@ -93,7 +95,7 @@ async def test_a_hung_server_is_a_tool_server_error(tb_fake: FakeCheckout) -> No
         with pytest.raises(ToolServerError, match=r"did not answer 'get_order' within 0.5 s"):
             await backend.surface.call_tool("get_order", {"order_id": "ORD-1"})
         with pytest.raises(ToolServerError):  # the server stays failed for the rest of the attempt
-            await backend.outcome()
+            await backend.outcome(OutcomeInputs(Transcript()))
     assert leftover_processes(tb_fake.root) == []
 
 

@@ -19,7 +19,7 @@ from statebox.judge import JudgingRules, Verdict
 from statebox.judge.signatures import CallFact, failure_signature
 from statebox.judge.trace import with_trace_checks
 from statebox.openenv.shaped import shaped_reward
-from statebox.runner.backend import AttemptBackend
+from statebox.runner.backend import AttemptBackend, OutcomeInputs
 from statebox.runner.hosted import AttemptSurface
 from statebox.runner.hosted_suite import HeldContext, attempt_lifetime
 from statebox.tasks import Task
@@ -162,7 +162,7 @@ class Episode:
             return self.outcome
         self.transcript.finish_reason = reason
         try:
-            state = await self.backend.outcome()
+            state = await self.backend.outcome(OutcomeInputs(self.transcript))
         finally:
             await self._held.close()
         verdict = with_trace_checks(state.verdict, self.task, self.transcript)

@@ -8,7 +8,9 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from statebox.agents.transcript import Transcript
 from statebox.judge import Verdict, judge_attempt, rules_for
+from statebox.judge.rubrics import RubricJudge
 from statebox.tasks import Suite, Task
 from statebox.tools import BoundTools, ToolSurface
 from statebox.world import Effects, Session
@@ -26,6 +28,14 @@ async def direct_transport(tools: BoundTools, task: Task, policy: str) -> AsyncI
     yield tools
 
 
+@dataclass(frozen=True)
+class OutcomeInputs:
+    """What a backend may need to judge the end state: the finished conversation, and the judge model."""
+
+    transcript: Transcript  # the whole attempt
+    rubric_judge: RubricJudge | None = None  # None: no judge model
+
+
 @dataclass
 class StateOutcome:
     """What the judge made of the attempt's end state."""
@@ -33,6 +43,9 @@ class StateOutcome:
     verdict: Verdict
     effects: dict[str, Any] = field(default_factory=dict)
     required_effects: bool = True  # False when the task's right outcome changes nothing
+    # One line per part of the state verdict that could not be judged and why, e.g.
+    # "judge: not_judged: 2 judge(...) questions and no judge model (--judge-model)".
+    not_judged: list[str] = field(default_factory=list)
 
 
 class AttemptBackend(ABC):
@@ -45,8 +58,8 @@ class AttemptBackend(ABC):
         """The tools the agent talks to, for the length of the conversation."""
 
     @abstractmethod
-    async def outcome(self) -> StateOutcome:
-        """Effects and verdict, once the conversation is over."""
+    async def outcome(self, inputs: OutcomeInputs) -> StateOutcome:
+        """Effects and verdict, once the conversation is over (`inputs`: the transcript, the judge model)."""
 
     def writes(self, tool: str) -> bool:
         """Whether a tool changes state (for failure signatures); unknown tools count as writes."""
@@ -81,7 +94,7 @@ class WorldBackend(AttemptBackend):
     def tools(self) -> AbstractAsyncContextManager[ToolSurface]:
         return self._tools()
 
-    async def outcome(self) -> StateOutcome:
+    async def outcome(self, inputs: OutcomeInputs) -> StateOutcome:
         assert self.session is not None, "outcome() before tools()"
         effects = self.session.effects()
         verdict = judge_attempt(effects, self.required, rules_for(self.suite, self.task))

@@ -14,7 +14,7 @@ from statebox.judge.rubrics import RubricJudge, RubricResult
 from statebox.judge.signatures import CallFact, failure_signature
 from statebox.judge.trace import with_trace_checks
 from statebox.llm.meter import Meter
-from statebox.runner.backend import AttemptBackend, ToolTransport, WorldBackend, direct_transport
+from statebox.runner.backend import AttemptBackend, OutcomeInputs, ToolTransport, WorldBackend, direct_transport
 from statebox.runner.record import FinishReason, TrialRecord, attempt_seed, trial_id
 from statebox.tasks import Suite, Task
 from statebox.tasks.provider import TaskSet
@@ -63,7 +63,7 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
             except TimeoutError:  # the budget ran out in the middle of a turn: what the agent did, judged as is
                 transcript.finish_reason = "time_budget"
         t_conv = time.perf_counter()
-        state = await backend.outcome()
+        state = await backend.outcome(OutcomeInputs(transcript, plan.rubric_judge))
         rubrics = await _rubrics(plan, transcript)
         t_judged = time.perf_counter()
     finally:
@@ -97,6 +97,7 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
         signature=signature,
         successful_writes=sum(1 for c in facts if c.ok and c.writes),  # the signature's own write facts
         discrepancies=verdict.discrepancies,
+        not_judged=state.not_judged,
         simulator_faults=faults,
         rubrics=rubrics,
         usage={role: m.usage for role, m in meters.items()},

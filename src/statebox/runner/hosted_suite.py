@@ -19,7 +19,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Generic, TypeVar
 
 from statebox.llm.client import ModelClient
-from statebox.runner.backend import AttemptBackend, StateOutcome, WorldBackend
+from statebox.runner.backend import AttemptBackend, OutcomeInputs, StateOutcome, WorldBackend
 from statebox.runner.errors import CampaignError
 from statebox.runner.hosted import AttemptSurface, make_customer
 from statebox.runner.source import AttemptSource, WorldSource, source_for
@@ -187,7 +187,7 @@ class BackendAttempt:
         """The judge's view of the end state so far (the attempt stays open)."""
         if self.closed or self.channel is None:
             raise RuntimeError(f"the attempt of {self.task.id!r} is closed")
-        return await self.backend.outcome()
+        return await self.backend.outcome(OutcomeInputs(self.channel.transcript))
 
     async def result(self) -> dict[str, Any]:
         state = await self.outcome()

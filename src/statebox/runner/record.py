@@ -63,6 +63,7 @@ class TrialRecord(BaseModel):
     discrepancies: list[Discrepancy] = Field(default_factory=list)
     simulator_faults: list[SimulatorFault] = Field(default_factory=list)  # the simulated customer's, not the agent's
     rubrics: list[RubricResult] = Field(default_factory=list)
+    not_judged: list[str] = Field(default_factory=list)  # parts of the state verdict that could not be judged, and why
     usage: dict[str, Usage] = Field(default_factory=lambda: {r: Usage() for r in ROLES})
     cost_usd: dict[str, float | None] = Field(default_factory=lambda: _zero_costs())
     timings: dict[str, float] = Field(default_factory=dict)

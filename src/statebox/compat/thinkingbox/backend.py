@@ -19,7 +19,6 @@ from functools import partial
 
 import mcp_types as types
 
-from statebox.agents.transcript import Transcript
 from statebox.compat.thinkingbox.custom_check import CustomCheckInfraError, CustomCheckRunner
 from statebox.compat.thinkingbox.custom_check_context import ContextSetup
 from statebox.compat.thinkingbox.custom_check_isolation import IsolationUnavailable, find_isolation
@@ -115,14 +114,12 @@ class TbBackend(AttemptBackend):
         scenario = runtime.checkout.scenario(tb.scenario)
         self.surface.add_server(link, tools, scenario, self.task.servers, init.sources if embedded else None)
 
-    async def outcome(self, inputs: OutcomeInputs | None = None) -> StateOutcome:
+    async def outcome(self, inputs: OutcomeInputs) -> StateOutcome:
         if len(self.links) != len(self.task.servers):
             raise RuntimeError("outcome() before the attempt's servers were started")
         if self.task.custom_check is not None:  # graded by the test function's own check, sandboxed
-            transcript = inputs.transcript if inputs is not None else Transcript()
-            judge = inputs.rubric_judge if inputs is not None else None
-            runner = self.runtime.check_runner()
-            return await custom_outcome(self.links, self.task.custom_check, runner, transcript, self._setup(), judge)
+            runner, check = self.runtime.check_runner(), self.task.custom_check
+            return await custom_outcome(self.links, check, runner, inputs.transcript, self._setup(), inputs.rubric_judge)
         reports: dict[str, TbEffects] = {}
         for link in self.links:
             report = partial(reserved_geteffects, link.session, link.name)

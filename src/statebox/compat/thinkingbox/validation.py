@@ -26,7 +26,7 @@ from statebox.compat.thinkingbox.protocol import reserved_geteffects
 from statebox.compat.thinkingbox.source import TbSource
 from statebox.compat.thinkingbox.suite import TbSuite
 from statebox.mcp.errors import ToolServerError
-from statebox.runner.backend import StateOutcome
+from statebox.runner.backend import OutcomeInputs, StateOutcome
 from statebox.tasks import Task
 
 DEFAULT_CONCURRENCY = 2
@@ -168,6 +168,6 @@ async def _attempt(source: TbSource, task: Task, agent: Agent) -> tuple[StateOut
         async with backend.tools() as surface:
             ctx = AttemptContext(backend.policy, surface, surface.list_tools(), transcript, seed=0)
             await agent.turn(ctx, task.opening_message)
-        return await backend.outcome(), transcript
+        return await backend.outcome(OutcomeInputs(transcript)), transcript
     finally:
         await backend.aclose()
