@@ -118,8 +118,8 @@ class TbBackend(AttemptBackend):
         if len(self.links) != len(self.task.servers):
             raise RuntimeError("outcome() before the attempt's servers were started")
         if self.task.custom_check is not None:  # graded by the test function's own check, sandboxed
-            runner, check = self.runtime.check_runner(), self.task.custom_check
-            return await custom_outcome(self.links, check, runner, inputs.transcript, self._setup(), inputs.rubric_judge)
+            runner, check, setup = self.runtime.check_runner(), self.task.custom_check, self._setup()
+            return await custom_outcome(self.links, check, runner, inputs.transcript, setup, inputs.rubric_judge)
         reports: dict[str, TbEffects] = {}
         for link in self.links:
             report = partial(reserved_geteffects, link.session, link.name)
