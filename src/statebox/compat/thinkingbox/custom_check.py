@@ -59,6 +59,7 @@ class CustomCheckResult(BaseModel):
     message: str = ""
     line: int | None = None  # the innermost line in the test file where it failed
     function_line: int | None = None  # the line of the test function itself
+    source: str = ""  # the test file's text at `line`
     label: str = ""
     questions: list[AskedQuestion] = Field(default_factory=list)  # the judge's, in order
     seconds: float = 0.0
@@ -256,6 +257,7 @@ def _result(check: CustomCheck, verdict: CheckVerdict | tuple[int | None, bytes]
     unjudged = any(q.answer is None for q in verdict.questions)
     return CustomCheckResult(
         task_id=check.task_id, status="not_judged" if unjudged else verdict.status, message=verdict.message,
-        line=verdict.line, function_line=verdict.function_line, label=check.label, questions=verdict.questions,
+        line=verdict.line, function_line=verdict.function_line, source=verdict.source, label=check.label,
+        questions=verdict.questions,
         seconds=round(seconds, 4),
     )  # fmt: skip

@@ -69,6 +69,7 @@ class CheckVerdict(_Line):
     message: str = ""
     line: int | None = None
     function_line: int | None = None
+    source: str = ""  # the test file's text at `line`
     questions: list[AskedQuestion] = Field(default_factory=list)
 
 

@@ -256,8 +256,10 @@ def run(request: dict[str, Any], channel: Channel, sink: _Sink) -> dict[str, Any
     except BaseException as exc:  # the check's own failure or crash, reported, never raised
         line, function_line = where_failed(exc, label, function)
         status = "failed" if isinstance(exc, AssertionError) else "error"
+        lines = source.splitlines()
+        shown = lines[line - 1].strip()[:MESSAGE_CAP] if line and line <= len(lines) else ""
         return {"status": status, "message": describe(exc, ast.parse(source), line), "line": line,
-                "function_line": function_line}  # fmt: skip
+                "function_line": function_line, "source": shown}  # fmt: skip
     return {"status": "passed", "message": ""}
 
 

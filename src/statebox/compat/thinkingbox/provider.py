@@ -99,6 +99,16 @@ class ThinkingBoxBench(SuiteProvider[TbSuite]):
         )
 
 
+    def run_options(self, manifest: Mapping[str, Any]) -> tuple[dict[str, Any], Path | None]:
+        """`--data` and `--test-list` as the run's manifest recorded them, where they still exist."""
+        recorded = manifest.get("thinkingbox")
+        if not isinstance(recorded, dict) or not isinstance(recorded.get("data"), str):
+            return {}, None
+        test_list = recorded.get("test_list")
+        listed = Path(test_list) if isinstance(test_list, str) and Path(test_list).is_file() else None
+        return {"data": Path(recorded["data"])}, listed
+
+
 def _isolation(unsafe: bool) -> Isolation:
     from statebox.compat.thinkingbox.custom_check_isolation import IsolationUnavailable, find_isolation
 
