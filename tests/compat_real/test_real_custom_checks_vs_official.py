@@ -113,11 +113,13 @@ def test_statebox_and_the_official_harness_agree_on_every_runnable_custom_check(
 def test_the_skipped_test_is_left_out_by_statebox_and_refused_by_the_official_loader(
     tb_env: Any, official: Any, copy: Path, tmp_path: Path
 ) -> None:
+    both = tmp_path / "both.yaml"
+    both.write_text(yaml.safe_dump(["banking.py:test_check_balance_1", SKIPPED]))
     listing = subprocess.run([STATEBOX, "tasks", "thinkingbox-bench", "--data", str(tb_env.data), "--test-list",
-                              str(_single(tmp_path, SKIPPED)), "--all", "--json"], capture_output=True, text=True,
-                             timeout=300, check=False)  # fmt: skip
+                              str(both), "--all", "--json"], capture_output=True, text=True, timeout=300,
+                             check=False)  # fmt: skip
     found = json.loads(listing.stdout)
-    assert (found["tasks"], found["skipped"]) == ([], [SKIPPED])
+    assert ([t["id"] for t in found["tasks"]], found["skipped"]) == (["banking.py:test_check_balance_1"], [SKIPPED])
     tb_official, _ = benchmarks()
     scripted = _single(tmp_path, "banking.py:test_check_balance_1")
     with endpoint_for(tb_env, scripted, "Yes", None) as url, pytest.raises(tb_official.OfficialError) as refused:
