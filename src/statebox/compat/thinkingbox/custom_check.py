@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from statebox.compat.thinkingbox.custom_check_isolation import (
     Isolation,
+    IsolationUnavailable,
     SandboxMode,
     SandboxView,
     bwrap_command,
@@ -127,11 +128,11 @@ class CustomCheckRunner:
         result = _result(check, verdict, time.monotonic() - started, self.limits)
         return result.model_copy(update={"sandbox": self.isolation.mode, "seccomp": seccomp})
 
-    def command(self, check: CustomCheck, seccomp_fd: int | None) -> list[str]:
+    async def command(self, check: CustomCheck, seccomp_fd: int | None) -> list[str]:
         if self.isolation.mode == "unsafe" or self.isolation.bwrap is None:
             return direct_command(self.python)
-        if check.data_root not in self._views:
-            self._views[check.data_root] = python_view(self.python, check.data_root)
+        if check.data_root not in self._views:  # asks the Python and ldd once per checkout, off the event loop
+            self._views[check.data_root] = await asyncio.to_thread(python_view, self.python, check.data_root)
         return bwrap_command(self.isolation.bwrap, self._views[check.data_root], self.python, check.data_root,
                              sandbox_env(), seccomp_fd)  # fmt: skip
 
@@ -152,13 +153,14 @@ class _Exchange:
         """The verdict, or (exit status, stderr) of a sandbox that ended without one."""
         filter_fd = _filter_pipe(outer_filter()) if seccomp and self.runner.isolation.mode == "bwrap" else None
         try:
+            command = await self.runner.command(self.check, filter_fd)
             process = await asyncio.create_subprocess_exec(
-                *self.runner.command(self.check, filter_fd), stdin=asyncio.subprocess.PIPE,
+                *command, stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=self.check.data_root,
                 env=sandbox_env(), start_new_session=True, limit=LINE_CAP,
                 pass_fds=(filter_fd,) if filter_fd is not None else (),
             )  # fmt: skip
-        except OSError as e:
+        except (OSError, IsolationUnavailable) as e:
             raise CustomCheckInfraError(f"{self.check.task_id}: custom check sandbox did not start: {e}") from None
         finally:
             if filter_fd is not None:
