@@ -184,3 +184,19 @@ def test_the_trial_records_which_mode_judged_the_check(checkout: TbCheckout) -> 
     unsafe = asyncio.run(CustomCheckRunner(sys.executable, Isolation("unsafe")).run(check, {}, None))
     effects = custom_state_outcome(unsafe, {}).effects["custom_check"]
     assert (effects["sandbox"], effects["status"]) == ("unsafe", "failed")
+
+
+def test_statebox_stops_a_sandbox_asking_more_questions_than_a_check_may(checkout: TbCheckout, tmp_path: Path) -> None:
+    fake = tmp_path / "python"  # writes question lines itself, past the sandbox's own count
+    question = '{"kind": "question", "id": 1, "method": "yesno", "args": {"question": "?"}}'
+    fake.write_text(f"#!/bin/sh\nread request\nfor i in $(seq 60); do echo '{question}'; done\nsleep 30\n")
+    fake.chmod(0o755)
+    check = checkout.custom_check(f"{FILE}:test_confirms")
+    assert check is not None
+    seen: list[dict[str, Any]] = []
+    with FakeEndpoint() as endpoint, pytest.raises(CustomCheckInfraError) as caught:
+        endpoint.checks.append(judge_says("yes", seen))
+        runner = CustomCheckRunner(str(fake), Isolation("unsafe"))
+        asyncio.run(runner.run(check, REPLY, RubricJudge(client_for(endpoint))))
+    assert str(caught.value).endswith("broke its protocol: more than 50 judge questions")
+    assert len(seen) == 50

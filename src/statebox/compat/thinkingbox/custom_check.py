@@ -34,6 +34,7 @@ from statebox.compat.thinkingbox.custom_check_isolation import (
 )
 from statebox.compat.thinkingbox.custom_check_judge import ask_judge
 from statebox.compat.thinkingbox.custom_check_protocol import (
+    MAX_QUESTIONS,
     SANDBOX_LINE,
     AskedQuestion,
     CheckRequest,
@@ -148,6 +149,7 @@ class _Exchange:
     def __init__(self, runner: CustomCheckRunner, check: CustomCheck, judge: RubricJudge | None) -> None:
         self.runner, self.check, self.judge = runner, check, judge
         self.waited_s = 0.0  # spent waiting for the judge model: not the check's time
+        self.asked = 0
 
     async def run(self, request: CheckRequest, seccomp: bool) -> CheckVerdict | tuple[int | None, bytes]:
         """The verdict, or (exit status, stderr) of a sandbox that ended without one."""
@@ -205,6 +207,9 @@ class _Exchange:
     async def _answer(self, process: asyncio.subprocess.Process, question: JudgeQuestion) -> None:
         if self.judge is None:
             raise self._broken("a judge question although it has no judge model")
+        self.asked += 1
+        if self.asked > MAX_QUESTIONS:  # the sandbox counts too; this holds even if the check writes lines itself
+            raise self._broken(f"more than {MAX_QUESTIONS} judge questions")
         asked = time.monotonic()
         answer = await ask_judge(self.judge, question)
         self.waited_s += time.monotonic() - asked
