@@ -7,7 +7,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STATEBOX := $(VENV)/bin/statebox
 
-.PHONY: demo test test-fast lint setup browser sanitize
+.PHONY: demo test test-fast lint setup browser sandbox sanitize
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -24,7 +24,11 @@ demo: setup
 browser:
 	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium fonts-liberation >/dev/null)
 
-test: setup browser
+# Custom checks of ThinkingBox-Bench run inside Debian's bubblewrap (their escape tests need it).
+sandbox:
+	@test -x /usr/bin/bwrap || (apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null)
+
+test: setup browser sandbox
 	$(VENV)/bin/ruff check --no-cache src tests benchmarks
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -p no:cacheprovider -n auto --dist loadfile

@@ -31,7 +31,9 @@ DEFAULT_CACHE = ROOT / ".cache" / "tb-official"  # .cache/ is git-ignored
 FRAMEWORK_TARBALL = "thinkingbox-framework.tar.gz"
 FRAMEWORK_FOLDER = "thinkingbox"  # the tarball's one top-level folder
 SERVER_PACKAGE = Path("servers") / "tb_business_ops_servers_202606"
+TOOLS_PACKAGE = Path("servers") / "thinkingbox_tools"  # the servers of the custom-check tests outside the v1 list
 PINS = ("fastmcp==3.2.4", "odata-query>=0.9")
+TOOLS_PINS = ("python-dateutil", "sqlparse")  # what thinkingbox_tools needs besides the harness's own
 STAMP = "built.json"
 
 
@@ -47,8 +49,9 @@ class OfficialEnv:
     python: Path
 
 
-def build_official(thirdparty: Path, data: Path, cache: Path = DEFAULT_CACHE) -> OfficialEnv:
-    """The harness in `cache/venv`, built from `thirdparty`'s tarball unless the same build is there."""
+def build_official(thirdparty: Path, data: Path, cache: Path = DEFAULT_CACHE, *, tools: bool = False) -> OfficialEnv:
+    """The harness in `cache/venv`, built from `thirdparty`'s tarball unless the same build is there;
+    `tools`: with the `thinkingbox_tools` servers too (the custom-check tests need them)."""
     tarball = thirdparty / FRAMEWORK_TARBALL
     if not tarball.is_file():
         raise OfficialError(f"{tarball}: no such file (the official harness's release)")
@@ -57,6 +60,8 @@ def build_official(thirdparty: Path, data: Path, cache: Path = DEFAULT_CACHE) ->
     info = tarball.stat()
     wanted = {"tarball": str(tarball.resolve()), "size": info.st_size, "mtime": info.st_mtime,
               "servers": str((data / SERVER_PACKAGE).resolve()), "pins": list(PINS)}  # fmt: skip
+    if tools:
+        wanted |= {"tools": str((data / TOOLS_PACKAGE).resolve()), "tools_pins": list(TOOLS_PINS)}
     stamp = cache / STAMP
     if stamp.is_file() and env.tb.exists():
         try:
@@ -73,14 +78,16 @@ def build_official(thirdparty: Path, data: Path, cache: Path = DEFAULT_CACHE) ->
     shutil.rmtree(where, ignore_errors=True)
     venv.EnvBuilder(with_pip=True, clear=True).create(where)
     pip = [str(env.python), "-m", "pip", "--disable-pip-version-check", "-q", "install"]
-    _run([*pip, str(source / FRAMEWORK_FOLDER), *PINS])
-    _run([*pip, "--no-deps", "--config-settings", "editable-mode=compat", "-e", str(data / SERVER_PACKAGE)])
+    _run([*pip, str(source / FRAMEWORK_FOLDER), *PINS, *(TOOLS_PINS if tools else ())])
+    for package in (SERVER_PACKAGE, TOOLS_PACKAGE) if tools else (SERVER_PACKAGE,):
+        _run([*pip, "--no-deps", "--config-settings", "editable-mode=compat", "-e", str(data / package)])
     stamp.write_text(json.dumps(wanted, indent=1) + "\n")
     return env
 
 
 def typesense_free_copy(data: Path, into: Path) -> Path:
-    """`into` holding the checkout's dataset and servers.yaml, scenario `sources` removed (made once)."""
+    """`into` holding the checkout's dataset and servers.yaml, scenario `sources` removed, and its
+    `support/` data files (linked: world states name them as `$THINKINGBOX_DATA/support/...`), made once."""
     done = into / ".copied"
     if done.is_file() and done.read_text() == str(data.resolve()):
         return into
@@ -88,6 +95,8 @@ def typesense_free_copy(data: Path, into: Path) -> Path:
     shutil.copytree(data / "dataset", into / "dataset")
     (into / "servers").mkdir(parents=True)
     shutil.copy2(data / "servers" / "servers.yaml", into / "servers" / "servers.yaml")
+    if (data / "support").is_dir():
+        (into / "support").symlink_to((data / "support").resolve(), target_is_directory=True)
     for path in sorted((into / "dataset" / "scenario").glob("*.yaml")):
         scenario = yaml.safe_load(path.read_text())
         world = scenario.get("world_state") if isinstance(scenario, dict) else None

@@ -12,7 +12,10 @@ A request carrying statebox's `x-statebox-role` header is answered in that role 
   verbatim, naming each as the request's tool list names it (`tool` or `<server>__<tool>`), and
   ends with a text reply ending in `<DONE>`;
 - user: "That is all, thank you. <DONE>";
-- judge: "Yes".
+- judge: "Yes" (or the endpoint's `judge` answer, e.g. "No").
+
+With `handoff` (a tool name), a task without reference calls is played by handing off instead:
+the agent's first reply calls that tool, where the request offers it, with a one-line summary.
 
 GET /stats gives the request counts per role and the endpoint's own time spent answering them,
 so that a harness's per-turn cost can be told apart from the model's.
@@ -40,6 +43,7 @@ from statebox.compat.thinkingbox import load_tb_suite
 
 ROLE_HEADER = "x-statebox-role"
 DONE_TEXT = "Your request is complete. <DONE>"
+HANDOFF_SUMMARY = "The customer asks for something I cannot do; please take over."
 USER_DONE_TEXT = "That is all, thank you. <DONE>"
 ROLES = ("agent", "user", "judge")
 
@@ -82,8 +86,10 @@ def scripts_of(data: Path, test_list: Path | None) -> dict[str, list[ScriptedCal
 class ScriptedEndpoint:
     """The ASGI app: chat completions per role, and /stats."""
 
-    def __init__(self, scripts: dict[str, list[ScriptedCall]]) -> None:
+    def __init__(self, scripts: dict[str, list[ScriptedCall]], judge: str = "Yes", handoff: str | None = None) -> None:
         self.scripts = scripts
+        self.judge = judge
+        self.handoff = handoff
         self.stats = EndpointStats()
         self._count = 0
         routes = [Route(f"/{role}/v1/chat/completions", self._chat(role), methods=["POST"]) for role in ROLES]
@@ -116,7 +122,7 @@ class ScriptedEndpoint:
 
     def reply(self, role: str, body: dict[str, Any]) -> dict[str, Any]:
         if role == "judge":
-            return {"role": "assistant", "content": "Yes"}
+            return {"role": "assistant", "content": self.judge}
         if role == "user":
             return {"role": "assistant", "content": USER_DONE_TEXT}
         return self._agent(body)
@@ -129,14 +135,13 @@ class ScriptedEndpoint:
             self.stats.unknown += 1
             return {"role": "assistant", "content": f"I do not know this task. {DONE_TEXT}"}
         made = sum(len(m.get("tool_calls") or []) for m in messages if m.get("role") == "assistant")
+        offered = [t.get("function", {}).get("name", "") for t in body.get("tools") or []]
+        if not script and self.handoff in offered and made == 0:
+            return _call(0, str(self.handoff), {"summary": HANDOFF_SUMMARY})
         if made >= len(script):
             return {"role": "assistant", "content": DONE_TEXT}
         call = script[made]
-        offered = [t.get("function", {}).get("name", "") for t in body.get("tools") or []]
-        name = offered_name(call, offered)
-        tool_call = {"id": f"call_{made}", "type": "function",
-                     "function": {"name": name, "arguments": json.dumps(call.arguments)}}  # fmt: skip
-        return {"role": "assistant", "content": None, "tool_calls": [tool_call]}
+        return _call(made, offered_name(call, offered), call.arguments)
 
     async def _stats(self, request: Request) -> Response:
         return JSONResponse(self.stats.as_dict())
@@ -151,6 +156,12 @@ def offered_name(call: ScriptedCall, offered: list[str]) -> str:
         if name.endswith(f"__{call.tool}") or name.endswith(f".{call.tool}"):
             return name
     return call.tool  # not offered: the harness answers it as an unknown tool
+
+
+def _call(number: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    function = {"name": name, "arguments": json.dumps(arguments)}
+    tool_call = {"id": f"call_{number}", "type": "function", "function": function}
+    return {"role": "assistant", "content": None, "tool_calls": [tool_call]}
 
 
 def _finish(message: dict[str, Any]) -> str:
@@ -191,8 +202,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, required=True, help="the benchmark checkout")
     parser.add_argument("--test-list", type=Path, default=None, help="the tasks to script (default: all)")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--judge", default="Yes", help="what the judge answers (default: Yes)")
+    parser.add_argument("--handoff", default=None, help="a tool the agent calls on tasks without reference calls")
     args = parser.parse_args(argv)
-    endpoint = ScriptedEndpoint(scripts_of(args.data, args.test_list))
+    endpoint = ScriptedEndpoint(scripts_of(args.data, args.test_list), args.judge, args.handoff)
     thread = EndpointThread(endpoint, args.port)
     print(thread.start(), flush=True)
     try:

@@ -1,12 +1,9 @@
-"""Custom checks: a test function's own Python over `x.effects`, loaded as a task and run only in a
-sandboxed subprocess (own process, no network, no processes, no file writes, time and memory limits)."""
+"""Custom checks: a test function's own Python over `x`, loaded as a task and run only in a sandboxed
+process; its verdicts, failure lines and limits (the escapes are in test_tb_custom_check_escapes)."""
 
 from __future__ import annotations
 
 import asyncio
-import shutil
-import socket
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,15 +13,14 @@ import yaml
 
 from statebox.compat.thinkingbox import TbCheckout, load_tb_suite
 from statebox.compat.thinkingbox.custom_check import (
-    HOOK_ONLY,
-    ISOLATED,
     CustomCheck,
     CustomCheckInfraError,
     CustomCheckResult,
     CustomCheckRunner,
     SandboxLimits,
 )
-from tbfakes import RETAIL_FILE, make_fake_checkout
+from statebox.compat.thinkingbox.custom_check_isolation import Isolation
+from tbfakes import RETAIL_FILE, make_fake_checkout, require_isolation
 
 FILE = "custom_checks.py"
 SOURCE = '''# A generated custom-check test file of a fake ThinkingBox-Bench checkout.
@@ -184,11 +180,13 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> TbCheckout:
 
 
 def run(
-    checkout: TbCheckout, function: str, given: dict[str, Any], limits: SandboxLimits = LIMITS
-) -> CustomCheckResult:
+    checkout: TbCheckout, function: str, given: dict[str, Any], limits: SandboxLimits = LIMITS,
+    isolation: Isolation | None = None,
+) -> CustomCheckResult:  # fmt: skip
     check = checkout.custom_check(f"{FILE}:{function}")
     assert check is not None, f"{function} did not load as a custom check"
-    return asyncio.run(CustomCheckRunner(sys.executable, limits).run(check, given))
+    runner = CustomCheckRunner(sys.executable, isolation or require_isolation(), limits)
+    return asyncio.run(runner.run(check, {"effects": given}, None))
 
 
 def infra_error(checkout: TbCheckout, function: str, given: dict[str, Any], limits: SandboxLimits = LIMITS) -> str:
@@ -245,10 +243,22 @@ def test_data_files_named_by_the_benchmark_variable_resolve_to_the_checkout(tmp_
 # -- verdicts -------------------------------------------------------------------------------------
 
 
-def test_a_check_whose_assertions_hold_passes_and_lists_its_unjudged_questions(checkout: TbCheckout) -> None:
+def test_a_check_whose_assertions_hold_but_asks_the_judge_without_a_judge_model_is_not_judged(
+    checkout: TbCheckout,
+) -> None:
     result = run(checkout, "test_passes", effects("cancelled"))
-    assert (result.status, result.message) == ("passed", "")
-    assert result.judge_calls == [{"method": "text_yesno", "args": ["", "Does the reply confirm the cancellation?"]}]
+    assert (result.status, result.message) == ("not_judged", "")
+    assert [q.model_dump() for q in result.questions] == [
+        {"method": "text_yesno", "args": {"text": "", "question": "Does the reply confirm the cancellation?"},
+         "answer": None, "reason": ""}
+    ]  # fmt: skip
+    assert result.describe() == (f"{FILE}:test_passes: custom check not judged: 1 judge(...) question and no judge "
+                                 "model (--judge-model)")  # fmt: skip
+
+
+def test_a_check_that_fails_before_asking_the_judge_is_judged_failed(checkout: TbCheckout) -> None:
+    result = run(checkout, "test_passes", effects("processing"))
+    assert (result.status, result.questions) == ("failed", [])
 
 
 def test_a_failing_assertion_in_a_helper_names_the_task_the_line_and_the_test_functions_line(
@@ -282,85 +292,3 @@ def test_a_crashing_check_fails_the_attempt_naming_the_exception_and_line(checko
 
 def test_what_a_check_prints_never_reaches_the_verdict(checkout: TbCheckout) -> None:
     assert run(checkout, "test_prints_then_passes", effects()).status == "passed"
-
-
-# -- the sandbox ----------------------------------------------------------------------------------
-
-
-def test_the_network_is_refused_and_nothing_connects(checkout: TbCheckout) -> None:
-    with socket.create_server(("127.0.0.1", 0)) as listener:
-        listener.settimeout(0.2)
-        result = run(checkout, "test_connects", effects(port=listener.getsockname()[1]))
-        with pytest.raises(TimeoutError):
-            listener.accept()
-    assert result.status == "error" and "custom-check sandbox refuses socket." in result.message, result.describe()
-    assert result.line == line_of("socket.create_connection(")
-
-
-def test_writing_a_file_is_refused_and_nothing_is_written(checkout: TbCheckout, tmp_path: Path) -> None:
-    target = tmp_path / "note.txt"
-    result = run(checkout, "test_writes_a_file", effects(path=str(target)))
-    assert result.message == f"PermissionError: the custom-check sandbox refuses writing {str(target)!r}"
-    assert not target.exists()
-
-
-def test_starting_a_process_is_refused(checkout: TbCheckout) -> None:
-    result = run(checkout, "test_runs_a_process", effects())
-    assert result.message == "PermissionError: the custom-check sandbox refuses subprocess.Popen", result.describe()
-
-
-def test_reading_outside_the_checkout_is_refused(checkout: TbCheckout, tmp_path: Path) -> None:
-    outside = tmp_path / "secret.txt"
-    outside.write_text("not for checks")
-    result = run(checkout, "test_reads_outside_the_checkout", effects(outside=str(outside)))
-    assert result.message == f"PermissionError: the custom-check sandbox refuses opening {str(outside)!r}"
-
-
-def test_a_check_that_loops_forever_is_an_infrastructure_error_of_its_cpu_limit(checkout: TbCheckout) -> None:
-    assert infra_error(checkout, "test_loops_forever", effects()) == (
-        f"{FILE}:test_loops_forever: custom check killed by the time limit (1 s CPU)"
-    )
-
-
-def test_a_check_that_never_returns_is_killed_by_the_wall_clock_limit(checkout: TbCheckout) -> None:
-    assert infra_error(checkout, "test_sleeps", effects(), SHORT_WALL) == (
-        f"{FILE}:test_sleeps: custom check killed by the time limit (3 s wall clock)"
-    )
-
-
-def test_a_check_that_allocates_too_much_is_an_infrastructure_error_of_its_memory_limit(
-    checkout: TbCheckout,
-) -> None:
-    assert infra_error(checkout, "test_allocates_too_much", effects()) == (
-        f"{FILE}:test_allocates_too_much: custom check hit the memory limit (256 MB)"
-    )
-
-
-def test_a_python_that_cannot_run_the_sandbox_is_a_one_line_infrastructure_error(checkout: TbCheckout) -> None:
-    check = checkout.custom_check(f"{FILE}:test_passes")
-    assert check is not None
-    with pytest.raises(CustomCheckInfraError) as caught:
-        asyncio.run(CustomCheckRunner("/bin/false", LIMITS).run(check, effects()))
-    assert str(caught.value) == f"{FILE}:test_passes: custom check sandbox died without a verdict: exit status 1"
-
-
-def test_the_check_runs_in_its_own_network_namespace_where_the_system_allows_it(checkout: TbCheckout) -> None:
-    unshare = shutil.which("unshare")
-    if unshare is None or subprocess.run([unshare, "-rn", "true"], capture_output=True).returncode != 0:
-        pytest.skip("user and network namespaces are not available to this user here")
-    assert run(checkout, "test_passes", effects()).isolation == ISOLATED
-
-
-def test_without_namespaces_the_audit_hook_alone_keeps_the_check_off_the_network(
-    checkout: TbCheckout, tmp_path: Path
-) -> None:
-    refusing = tmp_path / "unshare"  # an unshare that may not create namespaces, as in many containers
-    refusing.write_text("#!/bin/sh\necho 'unshare: unshare failed: Operation not permitted' >&2\nexit 1\n")
-    refusing.chmod(0o755)
-    runner = CustomCheckRunner(sys.executable, LIMITS, unshare=str(refusing))
-    check = checkout.custom_check(f"{FILE}:test_connects")
-    assert check is not None
-    with socket.create_server(("127.0.0.1", 0)) as listener:
-        result = asyncio.run(runner.run(check, effects(port=listener.getsockname()[1])))
-    assert (result.isolation, result.status) == (HOOK_ONLY, "error")
-    assert "custom-check sandbox refuses socket." in result.message, result.describe()

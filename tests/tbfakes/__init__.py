@@ -14,6 +14,7 @@ from tbfakes.checkout import (
     FakeCheckout,
     make_fake_checkout,
 )
+from tbfakes.isolation import require_isolation
 
 __all__ = [
     "CONSULTING",
@@ -24,4 +25,5 @@ __all__ = [
     "SERVER_SOURCES",
     "FakeCheckout",
     "make_fake_checkout",
+    "require_isolation",
 ]

@@ -142,7 +142,7 @@ def _required(run_dir: Path, task_id: str, suite_options: SuiteOptions) -> dict[
     from statebox.runner.store import RunDir, RunDirError
 
     try:
-        suite, _ = open_run_suite(RunDir(run_dir), suite_options)
+        suite, _ = open_run_suite(RunDir(run_dir), suite_options, from_manifest=True)  # the run's own options
         return _reference_effects(suite, task_id)
     except (SuiteError, RunDirError):
         return None

@@ -14,18 +14,27 @@ def run_task_ids(run: RunDir) -> list[str]:
     return sorted({t.task_id for t in run.trials()} | {e.task_id for e in run.errors()})
 
 
-def open_run_suite(run: RunDir, options: Mapping[str, Any]) -> tuple[TaskSet, list[str]]:
+def open_run_suite(
+    run: RunDir, options: Mapping[str, Any], *, from_manifest: bool = False
+) -> tuple[TaskSet, list[str]]:
     """Today's suite of the run, holding the run's tasks that still exist; and the ids that no longer do.
 
     `options` are provider options by name (e.g. `data` for a suite read from a checkout); each
-    provider is given only its own. A suite that cannot be opened is a `SuiteError`.
+    provider is given only its own; with `from_manifest`, where none is given, the run's own (as
+    its manifest recorded them). A suite that cannot be opened is a `SuiteError`.
     """
-    name = run.manifest().get("suite")
+    manifest = run.manifest()
+    name = manifest.get("suite")
     if not isinstance(name, str):
         raise SuiteError(f"{run.path}/manifest.json: no suite named")
     provider = provider_for(name, suite_providers())
-    own = {o.name: options.get(o.name, o.default) for o in provider.options}
-    suite = provider.open(name, own, None, None)
+    reading = [o for o in provider.options if "tasks" in o.commands]  # opened to read it, as `statebox tasks` does
+    recorded, test_list = provider.run_options(manifest) if from_manifest else ({}, None)
+    given = {key: value for key, value in options.items() if value is not None}
+    if any(given.get(o.name, o.default) != o.default for o in reading):
+        recorded, test_list = {}, None  # the user said how to open it: only that
+    own = {o.name: given.get(o.name, recorded.get(o.name, o.default)) for o in reading}
+    suite = provider.open(name, own, None, test_list)
     wanted = run_task_ids(run)
     have = {t.id for t in suite.tasks}
     return suite.with_tasks([t for t in suite.tasks if t.id in set(wanted)]), [i for i in wanted if i not in have]

@@ -56,7 +56,12 @@ def render(record: TrialRecord, console: Console, required: dict[str, Any] | Non
 
 
 def render_outcome(record: TrialRecord, console: Console, required: dict[str, Any] | None = None) -> None:
-    """The verdict with its discrepancies, and what the agent changed against what was required."""
+    """The verdict with its discrepancies, and what the agent changed against what was required;
+    for an attempt judged by a benchmark's own check, that check's verdict."""
+    check = record.effects.get("custom_check")
+    if isinstance(check, dict):
+        _custom_check(record, check, console)
+        return
     _verdict(record, console)
     _section(console, "What the agent changed")
     _changes(record.effects, console)
@@ -116,6 +121,30 @@ def _verdict(r: TrialRecord, console: Console) -> None:
         console.print(f"  simulator fault {escape(f.kind)} (entry {f.message_index}): {escape(_fold(f.evidence))}")
     for q in r.rubrics:
         console.print(f"  rubric {'yes' if q.passed else 'NO'}: {escape(q.question)} {escape(_fold(q.reason))}")
+
+
+def _custom_check(r: TrialRecord, check: dict[str, Any], console: Console) -> None:
+    """A custom check's verdict: its one line, the failing line's text, the judge's questions, where it ran."""
+    _section(console, "Verdict")
+    console.print(f"{escape(str(check.get('summary', '')))}")
+    if check.get("line") and check.get("source"):
+        console.print(f"  {escape(str(check.get('label')))}:")
+        console.print(f"    {check['line']}: {escape(str(check['source']))}")
+    questions = check.get("questions") or []
+    for q in questions:
+        said = "not judged" if q.get("answer") is None else ("yes" if q["answer"] else "NO")
+        asked = q.get("args", {}).get("question") or next(iter(q.get("args", {}).values()), "")
+        reason = f" ({_fold(q['reason'])})" if q.get("reason") else ""
+        console.print(f"  judge {escape(q.get('method', '?'))}: {escape(_fold(str(asked)))} -> {said}{escape(reason)}")
+    for line in r.not_judged:
+        console.print(f"  [yellow]{escape(line)}[/]")
+    seccomp = "with seccomp" if check.get("seccomp") else "without seccomp"
+    console.print(f"  judged in the {escape(str(check.get('sandbox', '?')))} sandbox ({seccomp}), "
+                  f"{check.get('seconds', 0):.2f} s")  # fmt: skip
+    _section(console, "What the check read")
+    for server, info in sorted((r.effects.get("servers") or {}).items()):
+        keys = ", ".join(info.get("effects_keys") or []) or "(nothing)"
+        console.print(f"  x.effects[{escape(server)!r}]: {escape(keys)}")
 
 
 def _changes(effects: dict[str, Any], console: Console) -> None:

@@ -219,7 +219,7 @@ class Campaign:
             assert user_model is not None
             customer = LlmCustomer(self.clients[user_model], item.task.customer)
         judge_model = cfg.resolved_judge_model()
-        judge = RubricJudge(self.clients[judge_model]) if judge_model and item.task.rubrics else None
+        judge = RubricJudge(self.clients[judge_model]) if judge_model and item.task.asks_judge_model() else None
         return AttemptPlan(
             suite=cfg.suite,
             task=item.task,

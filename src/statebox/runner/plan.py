@@ -64,7 +64,7 @@ class CampaignConfig:
 
     def resolved_judge_model(self) -> str | None:
         """The rubric judge: --judge-model, else the first agent model; none for model-free agents."""
-        if not any(t.rubrics for t in self.suite.tasks):
+        if not any(t.asks_judge_model() for t in self.suite.tasks):
             return None
         return self.judge_model or (self.models[0] if self.agent == "llm" and self.models else None)
 

@@ -123,6 +123,10 @@ class Task(Strict):
         "cannot verify is handed off)",
     )
 
+    def asks_judge_model(self) -> bool:
+        """Whether judging an attempt may ask the judge model: its rubrics (a suite's own checks may too)."""
+        return bool(self.rubrics)
+
     def rubric_questions(self) -> list[Rubric]:
         """The rubrics as Rubric objects (a plain string is a question on the suite's rule)."""
         return [r if isinstance(r, Rubric) else Rubric(question=r) for r in self.rubrics]

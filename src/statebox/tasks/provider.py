@@ -157,6 +157,11 @@ class SuiteProvider(ABC, Generic[S]):
     def validate(self, suite: S, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """Check every task of an opened suite; `on_done` is called once per task checked."""
 
+    def run_options(self, manifest: Mapping[str, Any]) -> tuple[dict[str, Any], Path | None]:
+        """The options and test list a run was made with, from its manifest, to open its suite again
+        when the user gives none (e.g. `statebox show RUN TASK`); a provider without options has none."""
+        return {}, None
+
 
 def suite_providers() -> list[SuiteProvider[Any]]:
     """Every registered provider, in the order of their entry-point names."""

@@ -19,14 +19,17 @@ from functools import partial
 
 import mcp_types as types
 
-from statebox.compat.thinkingbox.custom_check import custom_outcome
+from statebox.compat.thinkingbox.custom_check import CustomCheckInfraError, CustomCheckRunner
+from statebox.compat.thinkingbox.custom_check_context import ContextSetup
+from statebox.compat.thinkingbox.custom_check_isolation import IsolationUnavailable, find_isolation
+from statebox.compat.thinkingbox.custom_check_outcome import custom_outcome
 from statebox.compat.thinkingbox.effects import judge_effects
 from statebox.compat.thinkingbox.loader import TbCheckout
 from statebox.compat.thinkingbox.models import TbAgentSpec, TbEffects, TbPolicySource, TbServerInit
 from statebox.compat.thinkingbox.options import TbRunOptions
 from statebox.compat.thinkingbox.protocol import reserved_geteffects, reserved_init, reserved_teardown
 from statebox.compat.thinkingbox.surface import TbToolSurface
-from statebox.compat.thinkingbox.task import TbBenchTask
+from statebox.compat.thinkingbox.task import TbBenchTask, exposed_name
 from statebox.mcp.launch import ToolServer, ToolServerLauncher
 from statebox.runner.backend import AttemptBackend, OutcomeInputs, StateOutcome
 from statebox.tools import ToolSurface
@@ -46,6 +49,19 @@ class TbRuntime:
     tool_lists: dict[str, list[types.Tool]] = field(default_factory=dict)  # per server: listed once
     inits: dict[tuple[str, str], TbServerInit] = field(default_factory=dict)  # (task, server): merged once
     sources: dict[tuple[str, str], list[TbPolicySource]] = field(default_factory=dict)  # (scenario, server)
+    _checks: CustomCheckRunner | None = None  # made at the first custom check
+
+    def check_runner(self) -> CustomCheckRunner:
+        """The campaign's custom-check runner, in the isolation the options name (found once)."""
+        if self._checks is None:
+            isolation = self.options.isolation
+            if isolation is None:
+                try:
+                    isolation = find_isolation(self.options.unsafe_custom_checks)
+                except IsolationUnavailable as e:
+                    raise CustomCheckInfraError(str(e)) from None
+            self._checks = CustomCheckRunner(self.options.server_python, isolation)
+        return self._checks
 
     def init_config(self, task: TbBenchTask, server: str) -> TbServerInit:
         """The task's merged world state for `server`, merged once per campaign; tasks that add no
@@ -102,7 +118,8 @@ class TbBackend(AttemptBackend):
         if len(self.links) != len(self.task.servers):
             raise RuntimeError("outcome() before the attempt's servers were started")
         if self.task.custom_check is not None:  # graded by the test function's own check, sandboxed
-            return await custom_outcome(self.links, self.task.custom_check, self.runtime.options.server_python)
+            runner, check, setup = self.runtime.check_runner(), self.task.custom_check, self._setup()
+            return await custom_outcome(self.links, check, runner, inputs.transcript, setup, inputs.rubric_judge)
         reports: dict[str, TbEffects] = {}
         for link in self.links:
             report = partial(reserved_geteffects, link.session, link.name)
@@ -110,6 +127,13 @@ class TbBackend(AttemptBackend):
         judged = judge_effects(reports)
         self._changed = judged.changed
         return StateOutcome(judged.verdict, judged.summary, required_effects=judged.requires_changes)
+
+    def _setup(self) -> ContextSetup:
+        """What of the attempt's setup a custom check sees: the prompts, and the tools that end the turn or speak."""
+        scenario = self.runtime.checkout.scenario(self.task.tb.scenario)
+        servers = self.task.servers
+        exposed = {exposed_name(server, ref.name, servers): ref.name for server in servers for ref in scenario.tools}
+        return ContextSetup.of(self.runtime.agent, self.policy, scenario, exposed)
 
     def writes(self, tool: str) -> bool:
         """The servers don't say which tools write; an attempt that changed nothing wrote nothing."""

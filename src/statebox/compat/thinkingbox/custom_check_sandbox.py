@@ -1,16 +1,19 @@
-"""The sandbox a ThinkingBox-Bench custom check runs in: a script for the servers' Python, never
+"""The process a ThinkingBox-Bench custom check runs in: a script for the servers' Python, never
 imported by statebox (standard library only, so any Python >= 3.11 runs it).
 
-Input, one JSON object on stdin: `file` (the test file), `label` (its name in messages), `function`,
-`data_root` (the checkout: the only tree it may read besides Python's own), `effects`, and `limits`
-(`cpu_s`, `memory_mb`). Output, the last line on stdout: `{"status": "passed" | "failed" | "error"
-| "memory", "message", "line", "function_line", "judge_calls"}`.
+It talks to its parent in lines of JSON (`custom_check_protocol` holds the parent's models):
+the first line on stdin is the request (`file`, `label`, `function`, `data_root`, `context` — what
+the benchmark hands a check as `x` —, `limits`, `judge`, `seccomp`, `audit_hook`); each `judge(...)`
+question is a `{"kind": "question", ...}` line on stdout, answered by an `{"kind": "answer", ...}` line
+on stdin when the parent has a judge model (without one the question is recorded and the check goes
+on as if answered yes, so that every question is counted; the parent then reports the verdict as
+not judged); the last line is `{"kind": "verdict", ...}`.
 
-Before the check runs: CPU, address-space, file-size (0: no file can grow) and open-file limits;
-then an audit hook that refuses sockets, processes, file writes and opens outside the readable
-trees. The check sees the test file's imports, helper functions, classes and constants, and its
-own function; nothing else of the file runs. `judge` questions are recorded and answered yes:
-the sandbox has no model (the caller reports them as not judged).
+Before the check runs: CPU, address-space, file-size (0: no file can grow), open-file and process
+limits; the request's seccomp filter (no exec, no new processes, no sockets); then an audit hook
+refusing sockets, processes, file writes and opens outside the readable trees. These are the inner
+layers; the outer one is the bubblewrap namespace the parent starts this script in. The check sees
+the test file's imports, helper functions, classes and constants, and its own function.
 """
 
 from __future__ import annotations
@@ -28,13 +31,15 @@ from typing import Any
 
 OUTPUT_CAP = 64 * 1024  # what the check may print (kept away from the result channel)
 MESSAGE_CAP = 400  # characters of a failure message
+SHOWN_CAP = 200  # characters of a judge argument kept in the record
 REFUSED_EVENTS = (
     "socket.", "subprocess.", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
     "os.kill", "os.killpg", "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.symlink", "os.link",
     "os.truncate", "os.chmod", "os.chown", "os.utime", "shutil.", "ctypes.", "sys._debugmallocstats",
-    "urllib.Request", "webbrowser.open", "pty.spawn",
+    "urllib.Request", "webbrowser.open", "pty.spawn", "_posixsubprocess.", "os.startfile", "signal.",
 )  # fmt: skip
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
 
 
 class _Sink(io.StringIO):
@@ -46,47 +51,70 @@ class _Sink(io.StringIO):
         return len(text)
 
 
+class Channel:
+    """The line-JSON link to the parent: questions out, answers in, the verdict out last."""
+
+    def __init__(self, out_fd: int, in_fd: int) -> None:
+        self.out = os.fdopen(out_fd, "w", encoding="utf-8")
+        self.answers = os.fdopen(in_fd, "r", encoding="utf-8")
+        self.judged = False  # set from the request
+        self.max_questions = 50
+        self.asked: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.out.write(json.dumps(message) + "\n")
+        self.out.flush()
+
+    def ask(self, method: str, args: dict[str, str]) -> dict[str, Any]:
+        """The judge's answer (`answer`, `reason`); without a judge model, a provisional yes."""
+        if len(self.asked) >= self.max_questions:
+            raise RuntimeError(f"more than {self.max_questions} judge questions in one check")
+        number = len(self.asked) + 1
+        shown = {key: _short(value) for key, value in args.items()}
+        if not self.judged:
+            self.asked.append({"method": method, "args": shown, "answer": None, "reason": ""})
+            return {"answer": True, "reason": ""}
+        self.send({"kind": "question", "id": number, "method": method, "args": args})
+        reply = json.loads(self.answers.readline() or "null")
+        if not isinstance(reply, dict) or reply.get("id") != number:
+            raise RuntimeError("the parent did not answer the judge question")
+        self.asked.append({"method": method, "args": shown, "answer": bool(reply.get("answer")),
+                           "reason": str(reply.get("reason") or "")})  # fmt: skip
+        return reply
+
+
 class Judge:
-    """Stands in for the benchmark's LLM judge: records each question and answers yes."""
+    """The benchmark's LLM judge, as a check calls it; each question goes to the parent."""
 
-    def __init__(self) -> None:
-        self.calls: list[dict[str, Any]] = []
+    def __init__(self, channel: Channel) -> None:
+        self._channel = channel
 
-    def __getattr__(self, method: str) -> Any:
-        if method.startswith("_"):
-            raise AttributeError(method)
+    def text_yesno(self, text: str, question: str) -> bool:
+        return bool(self._channel.ask("text_yesno", {"text": str(text), "question": str(question)})["answer"])
 
-        def ask(*args: Any, **kwargs: Any) -> bool:
-            shown = [_short(a) for a in args] + [f"{k}={_short(v)}" for k, v in kwargs.items()]
-            self.calls.append({"method": method, "args": shown})
-            return True
+    def text_yesno_with_motivation(self, text: str, question: str) -> dict[str, Any]:
+        reply = self._channel.ask("text_yesno", {"text": str(text), "question": str(question)})
+        return {"answer": bool(reply["answer"]), "motivation": str(reply.get("reason") or "")}
 
-        return ask
+    def compare_yesno(self, first: str, second: str, question: str) -> bool:
+        args = {"first": str(first), "second": str(second), "question": str(question)}
+        return bool(self._channel.ask("compare_yesno", args)["answer"])
 
+    def yesno(self, question: str) -> bool:
+        return bool(self._channel.ask("yesno", {"question": str(question)})["answer"])
 
-class TestContext:
-    """What the benchmark hands a test as `x`; only `effects` is known when the state is checked."""
+    def evaluate_bool(self, system: str, user: str) -> bool:
+        return bool(self._channel.ask("evaluate_bool", {"system": str(system), "user": str(user)})["answer"])
 
-    def __init__(self, effects: dict[str, Any]) -> None:
-        self.effects = effects
-        self.response = ""
-        self.tool_direct_responses: list[str] = []
-        self.tool_calls: list[Any] = []
-        self.messages: list[Any] = []
-        self.init_result: dict[str, Any] = {}
-        self.metadata: dict[str, Any] = {}
-        self.session_id = "00000000-0000-0000-0000-000000000000"
-
-    def transcript(self, limit: int = 0) -> str:
-        return ""
-
-    def query(self) -> str:
-        return ""
+    def no_repeat(self, first: str, second_list: list[str]) -> bool:
+        """True unless the first text repeats one of the others (asked one at a time, stopping at a yes)."""
+        question = "Does the first message repeat the content of the second message?"
+        return not any(self.compare_yesno(first, second, question) for second in second_list)
 
 
 def _short(value: Any) -> str:
     text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= 200 else text[:197] + "..."
+    return text if len(text) <= SHOWN_CAP else text[: SHOWN_CAP - 3] + "..."
 
 
 def set_limits(limits: dict[str, Any]) -> None:
@@ -97,6 +125,27 @@ def set_limits(limits: dict[str, Any]) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))  # (counted per user namespace inside bubblewrap)
+
+
+def install_seccomp(program_hex: str) -> None:
+    """Install the parent's seccomp filter on this process (no new privileges first, as the kernel asks)."""
+    import ctypes  # only here, before the audit hook refuses it; dropped from sys.modules after
+
+    program = bytes.fromhex(program_hex)
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    class Fprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = Fprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
+    for name in [m for m in sys.modules if m == "ctypes" or m.startswith("ctypes.")]:
+        del sys.modules[name]
 
 
 def install_audit_hook(readable: list[str]) -> None:
@@ -144,12 +193,12 @@ def _is_task(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     )
 
 
-def framework_modules() -> None:
-    """`from thinkingbox.common import Judge, TestContext` resolves to the stand-ins above."""
+def framework_modules(context_type: type) -> None:
+    """`from thinkingbox.common import Judge, TestContext` resolves to the stand-ins here."""
     package = types.ModuleType("thinkingbox")
     common = types.ModuleType("thinkingbox.common")
     common.Judge = Judge  # type: ignore[attr-defined]
-    common.TestContext = TestContext  # type: ignore[attr-defined]
+    common.TestContext = context_type  # type: ignore[attr-defined]
     package.common = common  # type: ignore[attr-defined]
     sys.modules["thinkingbox"] = package
     sys.modules["thinkingbox.common"] = common
@@ -182,41 +231,51 @@ def _statement(tree: ast.Module, line: int | None) -> str:
     return f"line {line}"
 
 
-def run(request: dict[str, Any], sink: _Sink) -> dict[str, Any]:
+def run(request: dict[str, Any], channel: Channel, sink: _Sink) -> dict[str, Any]:
     label, function = request["label"], request["function"]
     with open(request["file"], encoding="utf-8") as handle:
         source = handle.read()
-    effects = request.get("effects") or {}
-    readable = [request["data_root"], sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path]
     code = check_module(source, label, function)
-    judge = Judge()
-    framework_modules()
-    install_audit_hook(readable)
+    import custom_check_shapes as shapes  # beside this script (see main())
+
+    framework_modules(shapes.TestContext)
+    context = shapes.TestContext.from_json(request.get("context") or {})
+    if request.get("seccomp"):
+        install_seccomp(request["seccomp"])
+    if request.get("audit_hook", True):
+        install_audit_hook([request["data_root"], sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path])
     namespace: dict[str, Any] = {"__name__": "custom_check", "__file__": request["file"]}
     sys.stdout = sys.stderr = sink
     try:
         exec(code, namespace)
         check = namespace[function]
-        given = {"x": TestContext(effects), "judge": judge}
+        given = {"x": context, "judge": Judge(channel)}
         check(**{name: given[name] for name in inspect.signature(check).parameters})
     except MemoryError:
-        return {"status": "memory", "message": "MemoryError", "judge_calls": judge.calls}
+        return {"status": "memory", "message": "MemoryError"}
     except BaseException as exc:  # the check's own failure or crash, reported, never raised
         line, function_line = where_failed(exc, label, function)
         status = "failed" if isinstance(exc, AssertionError) else "error"
-        message = describe(exc, ast.parse(source), line)
-        return {"status": status, "message": message, "line": line, "function_line": function_line,
-                "judge_calls": judge.calls}  # fmt: skip
-    return {"status": "passed", "message": "", "judge_calls": judge.calls}
+        lines = source.splitlines()
+        shown = lines[line - 1].strip()[:MESSAGE_CAP] if line and line <= len(lines) else ""
+        return {"status": status, "message": describe(exc, ast.parse(source), line), "line": line,
+                "function_line": function_line, "source": shown}  # fmt: skip
+    return {"status": "passed", "message": ""}
 
 
 def main() -> None:
-    result_channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    request = json.loads(sys.stdin.read())
+    # The channel keeps its own copies of stdin and stdout; the check's fds 0 and 1 lead nowhere.
+    out_fd, in_fd = os.dup(1), os.dup(0)
+    nowhere = os.open(os.devnull, os.O_RDWR)
+    os.dup2(nowhere, 0)
+    os.dup2(nowhere, 1)
+    channel = Channel(out_fd, in_fd)
+    request = json.loads(channel.answers.readline())
+    channel.judged, channel.max_questions = bool(request.get("judge")), int(request.get("max_questions", 50))
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the context shapes, beside this script
     set_limits(request.get("limits") or {})
-    result = run(request, _Sink())
-    result_channel.write("\n" + json.dumps(result) + "\n")
-    result_channel.flush()
+    result = run(request, channel, _Sink())
+    channel.send({"kind": "verdict", **result, "questions": channel.asked})
     os._exit(0)  # no interpreter shutdown work under the check's leftovers
 
 

@@ -6,7 +6,7 @@ Test files are parsed with `ast` and never imported or executed (see `docstrings
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -49,6 +49,20 @@ ALLOWED_KEYS = frozenset(
 UNSUPPORTED_KEYS = ("history", "format_query")  # allowed by the benchmark, unused by its tasks
 
 Unsupported = tuple[str, str]  # (task id, reason)
+SKIP_TAG = "skip"  # a task tagged so is left out, as the benchmark's own loader does
+
+
+class TaskList(NamedTuple):
+    """A test list read: the tasks statebox runs, those it cannot (with why), and those the benchmark skips."""
+
+    tasks: list[TbTask]
+    unsupported: list[Unsupported]
+    skipped: list[TbTask]
+
+
+def is_skipped(tags: list[str]) -> bool:
+    """Whether a task's tags (its file's and its own) say to leave it out."""
+    return any(tag.lower() == SKIP_TAG for tag in tags)
 
 
 def domain_of(file: str) -> str:
@@ -89,16 +103,23 @@ class TbCheckout:
         return list(dict.fromkeys(data))
 
     def tasks(self, test_list: str | Path | None = None) -> tuple[list[TbTask], list[Unsupported]]:
-        """The supported tasks of a test list, and (id, reason) for each task statebox cannot run."""
-        tasks: list[TbTask] = []
-        unsupported: list[Unsupported] = []
+        """The supported tasks of a test list, and (id, reason) for each task statebox cannot run
+        (tasks the benchmark skips are in neither: see `read_list`)."""
+        tasks, unsupported, _ = self.read_list(test_list)
+        return tasks, unsupported
+
+    def read_list(self, test_list: str | Path | None = None) -> TaskList:
+        """The tasks of a test list: supported, unsupported (with why) and skipped (`tags: [skip]`)."""
+        found = TaskList([], [], [])
         for task_id in self.test_ids(test_list):
             task, reason = self._load(task_id)
-            if task is not None:
-                tasks.append(task)
+            if task is not None and is_skipped(task.tags):
+                found.skipped.append(task)
+            elif task is not None:
+                found.tasks.append(task)
             else:
-                unsupported.append((task_id, reason or "unsupported"))
-        return tasks, unsupported
+                found.unsupported.append((task_id, reason or "unsupported"))
+        return found
 
     def task(self, task_id: str) -> TbTask:
         """One task by id; an unsupported task is a `TbFormatError` giving the reason."""
@@ -144,6 +165,8 @@ class TbCheckout:
         if found.unsupported is not None:
             return None, found.unsupported
         spec = {**parsed.defaults, **found.spec}  # the function's own YAML wins over the file's
+        if isinstance(parsed.defaults.get("tags"), list) and isinstance(found.spec.get("tags"), list):
+            spec["tags"] = [*parsed.defaults["tags"], *found.spec["tags"]]  # tags add up, as the benchmark has it
         unknown = sorted(set(spec) - ALLOWED_KEYS)
         if unknown:
             raise TbFormatError(f"{task_id}: unknown key(s) {', '.join(unknown)}; allowed: {sorted(ALLOWED_KEYS)}")

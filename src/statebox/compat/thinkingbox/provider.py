@@ -7,6 +7,7 @@ import asyncio
 import os
 import shutil
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -19,6 +20,7 @@ from statebox.tasks.provider import Listing, SuiteError, SuiteInfo, SuiteOption,
 from statebox.tools.quoting import message_of
 
 if TYPE_CHECKING:
+    from statebox.compat.thinkingbox.custom_check_isolation import Isolation
     from statebox.compat.thinkingbox.validation import TbTaskValidation
 
 SERVING = frozenset({"serve", "proxy", "openenv-serve"})  # the commands that host attempts for outside agents
@@ -33,6 +35,11 @@ OPTIONS = (
                 commands=RUN),
     SuiteOption("fork", "--fork/--no-fork", bool, f"{SUITE_NAME}: fork `{{python}} -m` servers from a template.",
                 default=True, commands=RUN),
+    SuiteOption("unsafe_custom_checks", "--unsafe-custom-checks", bool,
+                f"{SUITE_NAME}: run custom checks without bubblewrap (rlimits, seccomp and an audit hook only).",
+                default=False, commands=SERVERS),
+    SuiteOption("all", "--all", bool, f"{SUITE_NAME}: list the tasks the benchmark skips (tags: [skip]) too.",
+                default=False, commands=frozenset({"tasks"})),
 )  # fmt: skip
 
 
@@ -59,11 +66,16 @@ class ThinkingBoxBench(SuiteProvider[TbSuite]):
             raise SuiteError(f"--data {data}: no such directory ({where})")
         if test_list is not None and not test_list.is_file():
             raise SuiteError(f"--test-list {test_list}: no such file")
-        run = run_options(options.get("server_python"), options.get("typesense"), bool(options.get("fork", True)))
+        run = run_options(options.get("server_python"), options.get("typesense"), bool(options.get("fork", True)),
+                          bool(options.get("unsafe_custom_checks", False)))  # fmt: skip
         try:
-            return load_tb_suite(data, test_list, run).select(patterns)
+            suite = load_tb_suite(data, test_list, run).select(patterns)
         except (TbFormatError, LookupError) as e:
             raise SuiteError(message_of(e)) from None
+        suite = replace(suite, list_skipped=bool(options.get("all", False)))
+        if "unsafe_custom_checks" in options and suite.custom_check_ids():  # a command that runs the checks
+            suite = suite.with_options(replace(run, isolation=_isolation(run.unsafe_custom_checks)))
+        return suite
 
     def validate(self, suite: TbSuite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """The reference and no-op checks on the real servers."""
@@ -87,8 +99,27 @@ class ThinkingBoxBench(SuiteProvider[TbSuite]):
         )
 
 
-def run_options(server_python: str | None, typesense: str | None, fork: bool) -> TbRunOptions:
-    """`--server-python`, `--typesense` and `--fork/--no-fork`, checked."""
+    def run_options(self, manifest: Mapping[str, Any]) -> tuple[dict[str, Any], Path | None]:
+        """`--data` and `--test-list` as the run's manifest recorded them, where they still exist."""
+        recorded = manifest.get("thinkingbox")
+        if not isinstance(recorded, dict) or not isinstance(recorded.get("data"), str):
+            return {}, None
+        test_list = recorded.get("test_list")
+        listed = Path(test_list) if isinstance(test_list, str) and Path(test_list).is_file() else None
+        return {"data": Path(recorded["data"])}, listed
+
+
+def _isolation(unsafe: bool) -> Isolation:
+    from statebox.compat.thinkingbox.custom_check_isolation import IsolationUnavailable, find_isolation
+
+    try:
+        return find_isolation(unsafe)
+    except IsolationUnavailable as e:
+        raise SuiteError(str(e)) from None
+
+
+def run_options(server_python: str | None, typesense: str | None, fork: bool, unsafe: bool = False) -> TbRunOptions:
+    """`--server-python`, `--typesense`, `--fork/--no-fork` and `--unsafe-custom-checks`, checked."""
     python = TbRunOptions().server_python
     if server_python is not None:
         found = shutil.which(server_python)
@@ -99,7 +130,7 @@ def run_options(server_python: str | None, typesense: str | None, fork: bool) ->
         parts = urlsplit(typesense)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise SuiteError(f"--typesense {typesense!r}: expected a URL like http://localhost:8108")
-    return TbRunOptions(server_python=python, typesense_url=typesense, fork=fork)
+    return TbRunOptions(server_python=python, typesense_url=typesense, fork=fork, unsafe_custom_checks=unsafe)
 
 
 def validation_counts(results: list[TbTaskValidation]) -> dict[str, int]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from statebox.compat.thinkingbox.loader import TbCheckout, Unsupported
+from statebox.compat.thinkingbox.models import TbTask
 from statebox.compat.thinkingbox.options import TbRunOptions
 from statebox.compat.thinkingbox.task import TbBenchTask, bench_task
 from statebox.tasks import Task
@@ -31,6 +32,8 @@ class TbSuite(TaskSet):
     options: TbRunOptions = field(default_factory=TbRunOptions)
     rubrics_on: Literal["conversation", "final_reply"] = "final_reply"  # the benchmark's rule, for comparable scores
     name: str = SUITE_NAME
+    skipped: list[TbTask] = field(default_factory=list)  # tagged `skip`: left out, as the benchmark's loader does
+    list_skipped: bool = False  # `statebox tasks --all`: their rows too
 
     def with_tasks(self, tasks: list[Task]) -> TbSuite:
         return replace(self, tasks=tasks)
@@ -57,17 +60,24 @@ class TbSuite(TaskSet):
             title += f" ({len(custom)} custom-check)"
         if self.unsupported:
             title += f", {len(self.unsupported)} unsupported"
+        if self.skipped:
+            title += f", {len(self.skipped)} skipped"
         columns = ("id", "domain", "scenario", "check", "calls", "rubrics", "turns")
         table = Listing(title, columns, notes=self.unsupported_notes())
         for task in self.tasks:
             bench = self.bench(task.id)
             counts = (len(task.reference), len(task.rubrics), task.limits.max_turns)
             table.rows.append((task.id, task.domain, bench.tb.scenario, bench.check_kind, *counts))
+        for tb in self.skipped if self.list_skipped else ():
+            table.rows.append((tb.id, tb.domain, tb.scenario, "skipped", None, None, tb.max_user_sim_turns))
+        if not self.list_skipped:
+            table.notes += [Note("skipped", f"{tb.id}: tagged skip (--all lists it)") for tb in self.skipped]
         return table
 
     def listing_json(self) -> dict[str, Any]:
         listing = {**super().listing_json(), "unsupported": self.unsupported_json()}
         listing["custom_check"] = self.custom_check_ids()
+        listing["skipped"] = [tb.id for tb in self.skipped]
         return listing
 
     def custom_check_ids(self) -> list[str]:
@@ -81,14 +91,16 @@ class TbSuite(TaskSet):
         return [{"id": task_id, "reason": reason} for task_id, reason in self.unsupported]
 
     def warnings(self) -> list[str]:
-        if not self.unsupported:
-            return []
-        shown = ", ".join(task_id for task_id, _ in self.unsupported[:5])
-        more = f" and {len(self.unsupported) - 5} more" if len(self.unsupported) > 5 else ""
-        return [
-            f"{len(self.unsupported)} unsupported task(s) left out: {shown}{more} "
-            f"(see `statebox tasks {self.name} --data ...`)"
-        ]
+        said = []
+        if self.unsupported:
+            shown = ", ".join(task_id for task_id, _ in self.unsupported[:5])
+            more = f" and {len(self.unsupported) - 5} more" if len(self.unsupported) > 5 else ""
+            said.append(f"{len(self.unsupported)} unsupported task(s) left out: {shown}{more} "
+                        f"(see `statebox tasks {self.name} --data ...`)")  # fmt: skip
+        if self.skipped:
+            shown = ", ".join(tb.id for tb in self.skipped[:5]) + (" ..." if len(self.skipped) > 5 else "")
+            said.append(f"{len(self.skipped)} task(s) tagged skip left out, as the benchmark's loader does: {shown}")
+        return said
 
 
 def load_tb_suite(
@@ -96,8 +108,9 @@ def load_tb_suite(
 ) -> TbSuite:
     """The suite of a checkout's test list (default: the canonical one); test files are only parsed."""
     checkout = TbCheckout(data)
-    parsed, unsupported = checkout.tasks(test_list)
+    parsed, unsupported, skipped = checkout.read_list(test_list)
     shared: dict[str, str] = {}
     bench = {tb.id: bench_task(checkout, tb, shared) for tb in parsed}
     path = Path(test_list).resolve() if test_list is not None else None
-    return TbSuite(checkout, list(bench.values()), bench, unsupported, path, options or TbRunOptions())
+    return TbSuite(checkout, list(bench.values()), bench, unsupported, path, options or TbRunOptions(),
+                   skipped=skipped)  # fmt: skip

@@ -34,6 +34,10 @@ class TbBenchTask(Task):
     # hash (it holds machine paths); the test file's text is in `setup_hash` instead.
     custom_check: CustomCheck | None = Field(default=None, exclude=True)
 
+    def asks_judge_model(self) -> bool:
+        """A custom check may ask `judge(...)` questions, besides the task's rubrics."""
+        return self.custom_check is not None or super().asks_judge_model()
+
     @property
     def check_kind(self) -> str:
         """How an attempt is graded: `database`, `database+rubrics` or `custom`."""
