@@ -117,7 +117,7 @@ def test_an_unknown_coverage_option_lists_the_options(suite: Suite) -> None:
 
 
 def test_rental_coverage_needs_physical_damage_coverage(suite: Suite) -> None:
-    s = session_for(suite, "rental_on_liability_only_car_refused")
+    s = session_for(suite, "rental_on_liability_only_car_adds_comprehensive_first")
     outcome = call(s, "change_coverage", vehicle_id="VEH-90411", coverage="rental", option="30x21",
                    effective_date="2026-03-10", premium_change=15.0)
     assert outcome.error_kind == "precondition_failed" and "collision or comprehensive" in outcome.text
