@@ -180,8 +180,10 @@ def test_cancelling_refunds_the_default_method_and_cancels_later_installments(su
     out = ok(s, "cancel_policy", policy_id="POL-90481", effective_date="2026-03-10", requested_by="policyholder",
              reason="switching", refund_method="short_rate", refund_amount=0)
     assert out["refund_id"] is None
-    left = s.all("SELECT status FROM installments WHERE policy_id = 'POL-90481' AND number > 3")
-    assert {r["status"] for r in left} == {"cancelled"}
+    later = s.all("SELECT status FROM installments WHERE policy_id = 'POL-90481' AND number > 4")
+    assert {r["status"] for r in later} == {"cancelled"}
+    # due on 9 March, before the cancellation date: still owed (billing collects the balance)
+    assert s.one("SELECT status FROM installments WHERE id = 'INS-904804'") == {"status": "overdue"}
     s.close()
 
 
