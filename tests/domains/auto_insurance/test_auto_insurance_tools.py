@@ -117,7 +117,7 @@ def test_an_unknown_coverage_option_lists_the_options(suite: Suite) -> None:
 
 
 def test_rental_coverage_needs_physical_damage_coverage(suite: Suite) -> None:
-    s = session_for(suite, "rental_on_liability_only_car_refused")
+    s = session_for(suite, "rental_on_liability_only_car_adds_comprehensive_first")
     outcome = call(s, "change_coverage", vehicle_id="VEH-90411", coverage="rental", option="30x21",
                    effective_date="2026-03-10", premium_change=15.0)
     assert outcome.error_kind == "precondition_failed" and "collision or comprehensive" in outcome.text
@@ -180,8 +180,10 @@ def test_cancelling_refunds_the_default_method_and_cancels_later_installments(su
     out = ok(s, "cancel_policy", policy_id="POL-90481", effective_date="2026-03-10", requested_by="policyholder",
              reason="switching", refund_method="short_rate", refund_amount=0)
     assert out["refund_id"] is None
-    left = s.all("SELECT status FROM installments WHERE policy_id = 'POL-90481' AND number > 3")
-    assert {r["status"] for r in left} == {"cancelled"}
+    later = s.all("SELECT status FROM installments WHERE policy_id = 'POL-90481' AND number > 4")
+    assert {r["status"] for r in later} == {"cancelled"}
+    # due on 9 March, before the cancellation date: still owed (billing collects the balance)
+    assert s.one("SELECT status FROM installments WHERE id = 'INS-904804'") == {"status": "overdue"}
     s.close()
 
 
