@@ -40,7 +40,6 @@ NOT_YET = {
     ("retail", "near_duplicate_cluster"): "4 vs <= 2",
     ("travel", "write_sequences"): "29 vs >= 40",
     ("travel", "helpdesk_share"): "25.4% vs <= 15%",
-    ("travel", "near_duplicate_cluster"): "5 vs <= 2",
 }
 DOMAINS = ["auto_insurance", "consulting", "neobank", "retail", "travel"]
 
