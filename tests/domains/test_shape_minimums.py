@@ -38,7 +38,6 @@ NOT_YET = {
     ("retail", "write_sequences"): "28 vs >= 40",
     ("retail", "helpdesk_share"): "27.1% vs <= 15%",
     ("retail", "near_duplicate_cluster"): "4 vs <= 2",
-    ("travel", "helpdesk_share"): "25.4% vs <= 15%",
 }
 DOMAINS = ["auto_insurance", "consulting", "neobank", "retail", "travel"]
 
