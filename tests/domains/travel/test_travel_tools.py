@@ -30,7 +30,7 @@ def change_desk() -> Iterator[Session]:
 
 @pytest.fixture
 def credit_desk() -> Iterator[Session]:
-    """Rafael (platinum), classic MR114 for two, travel credit CRD-90003 with $150 left."""
+    """Rafael (platinum), classic MR114 for two, travel credit CRD-90003 with $150 left, expired on 2026-01-31."""
     yield from at_start_of("platinum_classic_madrid_rome_paid_with_credit")
 
 
@@ -111,14 +111,14 @@ def test_a_waived_change_charges_nothing(change_desk: Session) -> None:
     assert change_desk.all("SELECT id FROM charges WHERE booking_id = 'BKG-90001'") == []
 
 
-def test_paying_with_a_travel_credit_lowers_its_balance(credit_desk: Session) -> None:
+def test_paying_with_a_reinstated_travel_credit_lowers_its_balance(credit_desk: Session) -> None:
+    ok(credit_desk, "reinstate_credit", credit_id="CRD-90003")
     ok(credit_desk, "change_flight", segment_id="SEG-90043", new_departure_id="MR114-2026-03-13", change_fee=0,
        pay_with="travel_credit", credit_id="CRD-90003")
     assert credit_desk.one("SELECT balance FROM travel_credits WHERE id = 'CRD-90003'") == {"balance": 90.0}
 
 
 def test_an_expired_credit_cannot_pay(credit_desk: Session) -> None:
-    credit_desk.execute("UPDATE travel_credits SET expires_on = '2026-02-16' WHERE id = 'CRD-90003'")
     assert "expired" in error(credit_desk, "change_flight", segment_id="SEG-90043",
                               new_departure_id="MR114-2026-03-13", change_fee=0, pay_with="travel_credit",
                               credit_id="CRD-90003")
