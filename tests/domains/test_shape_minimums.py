@@ -29,8 +29,6 @@ MEASURES: dict[str, tuple[Callable[[DomainShape], object], Callable[[DomainShape
 NOT_YET = {
     ("auto_insurance", "write_sequences"): "38 vs >= 40",
     ("auto_insurance", "near_duplicate_cluster"): "5 vs <= 2",
-    ("consulting", "helpdesk_share"): "21.0% vs <= 15%",
-    ("consulting", "near_duplicate_cluster"): "5 vs <= 2",
     ("neobank", "write_sequences"): "24 vs >= 40",
     ("neobank", "helpdesk_share"): "41.7% vs <= 15%",
     ("neobank", "near_duplicate_cluster"): "5 vs <= 2",
