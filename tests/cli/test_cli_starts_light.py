@@ -17,8 +17,14 @@ import typer
 
 from statebox.cli import COMMANDS, app, module_commands
 from statebox.tasks import load_suite
-from statebox.tasks.index import counted_builtins, current_line, index_document, index_path, read_index
-from statebox.tasks.suite import builtin_domain_names
+from statebox.tasks.index import (
+    builtin_domain_names,
+    counted_builtins,
+    current_line,
+    index_document,
+    index_path,
+    read_index,
+)
 
 HEAVY = ("statebox.runner.campaign", "statebox.judge.validation", "statebox.report.aggregate",
          "statebox.mcp.http_serving", "aiohttp", "genai_prices", "uvicorn")

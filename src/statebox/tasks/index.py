@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pkgutil
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from statebox.tasks.loader import task_files
@@ -24,6 +26,19 @@ class IndexLine:
     tasks: int
     description: str
     digest: str
+
+
+def builtin_domain_names() -> list[str]:
+    """The built-in domains (sub-packages of statebox.domains), without importing them."""
+    return sorted(info.name for info in pkgutil.iter_modules([str(builtin_root())]) if info.ispkg)
+
+
+def domain_names() -> list[str]:
+    """The names `discover_domains` would give, without importing a domain: built-in sub-packages are named as
+    their domains, and a `statebox.domains` entry point's name is its domain's name."""
+    names = set(builtin_domain_names())
+    names.update(ep.name for ep in entry_points(group="statebox.domains"))
+    return sorted(names)
 
 
 def builtin_root() -> Path:
@@ -86,7 +101,7 @@ def index_document(counted: dict[str, tuple[int, str]]) -> dict[str, object]:
 
 def counted_builtins() -> dict[str, tuple[int, str]]:
     """Every built-in domain's task count and description, by importing and loading it."""
-    from statebox.tasks.suite import builtin_domain_names, load_suite
+    from statebox.tasks.suite import load_suite
 
     counted = {}
     for name in builtin_domain_names():

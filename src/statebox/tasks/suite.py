@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
 from statebox.tasks.domain import Domain
+from statebox.tasks.index import builtin_domain_names
 from statebox.tasks.loader import TaskFileError, task_file
 from statebox.tasks.model import Task
 from statebox.tasks.provider import Listing, TaskSet
@@ -63,21 +64,6 @@ class Suite(TaskSet):
             writes = sum(1 for c in t.reference if c.tool in tools and tools[c.tool].writes)
             table.rows.append((t.id, t.domain, writes, len(t.customer.facts), ", ".join(t.tags)))
         return table
-
-
-def builtin_domain_names() -> list[str]:
-    """The built-in domains (sub-packages of statebox.domains), without importing them."""
-    import statebox.domains as pkg
-
-    return sorted(info.name for info in pkgutil.iter_modules(pkg.__path__) if info.ispkg)
-
-
-def domain_names() -> list[str]:
-    """The names `discover_domains` would give, without importing a domain: built-in sub-packages are named as
-    their domains, and a `statebox.domains` entry point's name is its domain's name."""
-    names = set(builtin_domain_names())
-    names.update(ep.name for ep in entry_points(group="statebox.domains"))
-    return sorted(names)
 
 
 def _named_domain(name: str) -> dict[str, Domain] | None:
