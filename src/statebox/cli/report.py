@@ -9,11 +9,6 @@ import typer
 from rich.console import Console
 
 from statebox.cli.common import err_console, fail, print_json
-from statebox.report.aggregate import report_document
-from statebox.report.compare import compare_document, pick_side, render_comparison
-from statebox.report.html import write_html
-from statebox.report.runs import ReportInputError, load_runs
-from statebox.report.terminal import render_report
 
 ErrorsAsFailures = Annotated[
     bool,
@@ -41,6 +36,11 @@ def report(
     errors_as_failures: ErrorsAsFailures = False,
 ) -> None:
     """Report pass@1, pass@k, pass^k, observed k/k, cost and failure signatures per model and domain."""
+    from statebox.report.aggregate import report_document  # the report's modules load with the command
+    from statebox.report.html import write_html
+    from statebox.report.runs import ReportInputError, load_runs
+    from statebox.report.terminal import render_report
+
     try:
         loaded = load_runs(dirs)
     except ReportInputError as e:
@@ -83,6 +83,9 @@ def compare(
     errors_as_failures: ErrorsAsFailures = False,
 ) -> None:
     """Compare two runs on their paired tasks: pass@1 difference, its interval, the tasks changed beyond chance."""
+    from statebox.report.compare import compare_document, pick_side, render_comparison
+    from statebox.report.runs import ReportInputError
+
     try:
         side_a, warnings_a = pick_side(dir_a, model_a or model)
         side_b, warnings_b = pick_side(dir_b, model_b or model)
