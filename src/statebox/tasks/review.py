@@ -172,7 +172,15 @@ def records_in(path: Path) -> list[ReviewRecord]:
 
 
 def check_record(suite: Suite, record: ReviewRecord, where: str = "review record") -> Task:
-    """The record's task, once the record is for a task of the suite and its hash is the task's now."""
+    """The record's task, once the record is for a task of the suite and its hash is the task's now. A record
+    with no task id (from `statebox review --batch K --blind`) is for the task whose hash it names."""
+    if not record.task:
+        by_hash = {reviewed_hash(t, suite.domain_of(t)): t for t in suite.tasks}
+        if record.task_hash not in by_hash:
+            raise TaskFileError(where, f"no task of {suite.name!r} has the hash {record.task_hash} now (the task "
+                                "changed, or the record is for another suite): review it again from --blind",
+                                field="task_hash")
+        record.task = by_hash[record.task_hash].id
     try:
         task = suite.task(record.task)
     except LookupError:
