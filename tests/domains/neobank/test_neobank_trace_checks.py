@@ -78,7 +78,7 @@ def test_private_facts_checked_twice_are_no_mistake() -> None:
 
 
 def test_a_refusal_without_verifying_passes_the_state_but_breaks_verify_before() -> None:
-    task = TASKS["gym_subscription_charge_past_60_days"]
+    task = TASKS["shoe_refund_already_on_its_way"]
     verdict, broken = attempt(task, without(task, *CODE_CALLS))
     assert verdict.passed, verdict.discrepancies
     assert broken == [VERIFY]  # the outcome comment told an unverified caller about their money
