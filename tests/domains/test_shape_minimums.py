@@ -32,7 +32,6 @@ NOT_YET = {
     ("consulting", "write_sequences"): "31 vs >= 40",
     ("consulting", "helpdesk_share"): "21.0% vs <= 15%",
     ("consulting", "near_duplicate_cluster"): "5 vs <= 2",
-    ("neobank", "helpdesk_share"): "41.7% vs <= 15%",
     ("retail", "write_sequences"): "28 vs >= 40",
     ("retail", "helpdesk_share"): "27.1% vs <= 15%",
     ("retail", "near_duplicate_cluster"): "4 vs <= 2",
