@@ -22,8 +22,8 @@ from ray.exceptions import RayError
 
 from statebox.integrations.ray_executor.parcel import CampaignParcel
 from statebox.integrations.ray_executor.worker import AttemptWorker
+from statebox.integrations.ray_executor.writer import DriverWriter, Handed
 from statebox.runner.errors import CampaignError, CampaignStopped
-from statebox.runner.record import ErrorRecord, TrialRecord
 
 if TYPE_CHECKING:
     from statebox.runner.campaign import Campaign, CampaignResult, OutcomeCallback
@@ -59,7 +59,7 @@ class _Dispatch:
         self.in_flight: Counter[str | None] = Counter()
         self.pending: dict[Any, tuple[WorkItem, int]] = {}  # object ref -> (attempt, worker index)
         self.deaths: Counter[str] = Counter()
-        self.written: set[str] = set()
+        self.writer = DriverWriter(campaign.run_dir, self._tell)
         self.workers: list[Any] = []
         self.parcel: Any = None
         self.load: list[int] = []
@@ -71,9 +71,7 @@ class _Dispatch:
         try:
             while any(self.queues.values()) or self.pending:
                 self._hand_out()
-                ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=POLL_S)
-                for ref in ready:
-                    self._collect(ref)
+                self._collect(self._ready())
         finally:
             self._stop_workers()
         return self.result
@@ -102,28 +100,35 @@ class _Dispatch:
                 self.in_flight[model] += 1
                 self.load[index] += 1
 
-    def _collect(self, ref: Any) -> None:
-        item, index = self.pending.pop(ref)
-        self.in_flight[item.model] -= 1
-        self.load[index] -= 1
-        try:
-            kind, payload = ray.get(ref)
-        except RayError as e:  # the worker died (or Ray lost it) mid-attempt: nothing was recorded
-            self._worker_died(item, e)
-            return
-        if kind == "stop":
-            raise CampaignStopped(payload)
-        if kind == "error":
-            error = ErrorRecord.model_validate_json(payload)
-            self.campaign.run_dir.append_error(error)
-            self._tell("error", f"{item.trial_id}: {error.message}")
-            return
-        record = TrialRecord.model_validate_json(payload)
-        if record.trial_id in self.written:
-            return
-        self.written.add(record.trial_id)
-        self.campaign.run_dir.append_trial(record)
-        self._tell("pass" if record.passed else "fail", item.trial_id)
+    def _ready(self) -> list[Any]:
+        """The attempts finished by now: waits for one (or POLL_S), then takes every other one done."""
+        ready, rest = ray.wait(list(self.pending), num_returns=1, timeout=POLL_S)
+        if ready and rest:
+            more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
+            ready += more
+        return ready
+
+    def _collect(self, refs: list[Any]) -> None:
+        """Write what the finished attempts handed back, in one batch; requeue those whose worker died.
+        A run-stopping outcome stops the run after the batch's records are written."""
+        batch: list[Handed] = []
+        stop: str | None = None
+        for ref in refs:
+            item, index = self.pending.pop(ref)
+            self.in_flight[item.model] -= 1
+            self.load[index] -= 1
+            try:
+                handed: Handed = ray.get(ref)
+            except RayError as e:  # the worker died (or Ray lost it) mid-attempt: nothing was recorded
+                self._worker_died(item, e)
+                continue
+            if handed.kind == "stop":
+                stop = stop or handed.payload
+            else:
+                batch.append(handed)
+        self.writer.write(batch)
+        if stop is not None:
+            raise CampaignStopped(stop)
 
     def _worker_died(self, item: WorkItem, e: RayError) -> None:
         self.deaths[item.trial_id] += 1
