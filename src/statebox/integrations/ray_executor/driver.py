@@ -6,6 +6,8 @@
 - Per-model concurrency: at most `--concurrency` attempts of each model are in flight across the
   whole cluster, since the driver is the only one that hands attempts out (model-free agents:
   `--concurrency` per worker, as with `--workers`).
+- Placement: one worker per node unless `--workers N` (see `placement`), each running many
+  attempts at once, so a node starts its tool-server templates once.
 - Resume, shards and manifest checks are the campaign's own: the driver runs the work items the
   campaign prepared, exactly as the local executor does.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +24,8 @@ import ray
 from ray.exceptions import RayError
 
 from statebox.integrations.ray_executor.parcel import CampaignParcel
+from statebox.integrations.ray_executor.placement import placements
+from statebox.integrations.ray_executor.roster import Roster
 from statebox.integrations.ray_executor.worker import AttemptWorker
 from statebox.integrations.ray_executor.writer import DriverWriter, Handed
 from statebox.runner.errors import CampaignError, CampaignStopped
@@ -60,9 +65,8 @@ class _Dispatch:
         self.pending: dict[Any, tuple[WorkItem, int]] = {}  # object ref -> (attempt, worker index)
         self.deaths: Counter[str] = Counter()
         self.writer = DriverWriter(campaign.run_dir, self._tell)
-        self.workers: list[Any] = []
+        self.roster = Roster([])
         self.parcel: Any = None
-        self.load: list[int] = []
 
     def run(self) -> CampaignResult:
         if not any(self.queues.values()):
@@ -74,6 +78,9 @@ class _Dispatch:
                 self._collect(self._ready())
         finally:
             self._stop_workers()
+        if self.deaths:  # said, so a lost node is never silent: these attempts ran more than once
+            print(f"statebox: {len(self.deaths)} attempt(s) ran again after their Ray worker was lost "
+                  f"(recorded once each)", file=sys.stderr)  # fmt: skip
         return self.result
 
     def _start_workers(self) -> None:
@@ -82,31 +89,36 @@ class _Dispatch:
             self.parcel = ray.put(CampaignParcel.of(config))  # held for the run: a restarted worker reads it
         except (TypeError, ValueError) as e:  # pickling
             raise CampaignError(f"suite {config.suite.name!r} cannot be sent to Ray workers: {e}") from None
-        count = config.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(AttemptWorker)
-        self.workers = [actor.remote(self.parcel) for _ in range(count)]
-        self.load = [0] * count
+        workers = [actor.options(scheduling_strategy=where).remote(self.parcel) for where in placements(config.workers)]
+        self.roster = Roster(workers)
 
     def _hand_out(self) -> None:
         per_model = max(1, self.campaign.config.concurrency)
         for model, queue in self.queues.items():
             # A model-free agent has no endpoint to protect: --concurrency per worker, as for --workers.
-            limit = per_model if model is not None else per_model * len(self.workers)
+            limit = per_model if model is not None else per_model * len(self.roster.workers)
             while queue and self.in_flight[model] < limit:
+                index = self.roster.least_loaded()
+                if index is None:  # every worker is restarting
+                    return
                 item = queue.popleft()
-                index = self.load.index(min(self.load))
-                ref = self.workers[index].run.remote(item.task.id, item.model, item.repeat, item.trial_id)
+                ref = self.roster.workers[index].run.remote(item.task.id, item.model, item.repeat, item.trial_id)
                 self.pending[ref] = (item, index)
                 self.in_flight[model] += 1
-                self.load[index] += 1
+                self.roster.load[index] += 1
 
     def _ready(self) -> list[Any]:
-        """The attempts finished by now: waits for one (or POLL_S), then takes every other one done."""
-        ready, rest = ray.wait(list(self.pending), num_returns=1, timeout=POLL_S)
+        """The attempts finished by now: waits for one (or a restarting worker's answer, or POLL_S), then
+        takes every other one done."""
+        pings = self.roster.pings()
+        ready, rest = ray.wait(list(self.pending) + pings, num_returns=1, timeout=POLL_S)
         if ready and rest:
             more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
             ready += more
-        return ready
+        for ping in (ref for ref in ready if ref in pings):
+            self.roster.answered(ping)
+        return [ref for ref in ready if ref in self.pending]
 
     def _collect(self, refs: list[Any]) -> None:
         """Write what the finished attempts handed back, in one batch; requeue those whose worker died.
@@ -116,10 +128,11 @@ class _Dispatch:
         for ref in refs:
             item, index = self.pending.pop(ref)
             self.in_flight[item.model] -= 1
-            self.load[index] -= 1
+            self.roster.load[index] -= 1
             try:
                 handed: Handed = ray.get(ref)
             except RayError as e:  # the worker died (or Ray lost it) mid-attempt: nothing was recorded
+                self.roster.lost(index)
                 self._worker_died(item, e)
                 continue
             if handed.kind == "stop":
@@ -143,7 +156,7 @@ class _Dispatch:
         self.on_outcome(outcome, detail)
 
     def _stop_workers(self) -> None:
-        for worker in self.workers:
+        for worker in self.roster.workers:
             with contextlib.suppress(RayError):
                 ray.get(worker.stop.remote(), timeout=10)
             ray.kill(worker)
