@@ -1,8 +1,9 @@
 """The driver's view of its Ray workers: how many attempts each has in flight, and which are down.
 
-A worker whose attempt failed with a Ray error (its process or its node lost) is down until it
-answers a ping: Ray restarts it (on another node if its own is gone), and an attempt handed to it
-meanwhile would fail at once ("the actor is restarting") and be counted as a second death.
+A worker whose attempt failed with a Ray error (its process or its node lost), and with it every
+other worker (which may share the lost node), is down until it answers a ping: Ray restarts a lost
+one (on another node if its own is gone), and an attempt handed to it meanwhile would fail at once
+("the actor is restarting") and be counted as a second death.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ class Roster:
         return min(up, key=self.load.__getitem__) if up else None
 
     def lost(self, index: int) -> None:
-        """Worker `index` failed an attempt with a Ray error: down until it answers."""
-        if index not in self.down:
-            self.down[index] = self.workers[index].pid.remote()
+        """Worker `index` failed an attempt with a Ray error: it, and every other worker (the same node
+        may have taken them too), are down until they answer; a live one answers in milliseconds."""
+        for other, worker in enumerate(self.workers):
+            if other not in self.down:
+                self.down[other] = worker.pid.remote()
 
     def pings(self) -> list[Any]:
         return list(self.down.values())
