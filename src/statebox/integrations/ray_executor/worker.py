@@ -1,7 +1,7 @@
-"""A Ray actor that runs attempts: one per CPU of the cluster, many attempts in flight on each.
+"""A Ray actor that runs attempts: one per node of the cluster by default, many attempts in flight on each.
 
 It holds what attempts share (the attempt source's transport, tool-server templates, model
-clients) for its whole life, so a fork server starts once per worker, not per attempt. It never
+clients) for its whole life, so a fork server starts once per worker (per node), not per attempt. It never
 touches the run directory: each attempt's trial or error record goes back to the driver as JSON
 (a `Handed`), serialised here, where the record was made.
 """
