@@ -74,20 +74,23 @@ def _named_seed_rows(suite: Suite, task: Task) -> dict[str, list[dict[str, Any]]
     """At the task's start, the whole rows the initial rows touch (a field the task overrides shown beside the
     seed's others: a departure's scheduled time next to its actual one), and the rows they name, two levels deep
     (an order's product, the product's warranty plan)."""
-    wanted = {v for rows in task.initial_rows.values() for r in rows for v in r.values()
-              if isinstance(v, str) and _ID.match(v)}
+    wanted = {v for rows in task.initial_rows.values() for r in rows for k, v in r.items() if _names_a_row(k, v)}
     if not wanted:
         return {}
     session = suite.open_session(task)
     try:
         found = _rows_by_id(session, sorted(wanted))
-        named = {v for rows in found.values() for r in rows for v in r.values()
-                 if isinstance(v, str) and _ID.match(v)} - wanted
+        named = {v for rows in found.values() for r in rows for k, v in r.items() if _names_a_row(k, v)} - wanted
         for table, rows in _rows_by_id(session, sorted(named)).items():
             found.setdefault(table, []).extend(rows)
         return found
     finally:
         session.close()
+
+
+def _names_a_row(key: str, value: Any) -> bool:
+    """A value that may be a row's id: an `id` or `..._id` field, or an id-shaped string (ORD-90002)."""
+    return isinstance(value, str) and (key == "id" or key.endswith("_id") or bool(_ID.match(value)))
 
 
 def _rows_by_id(session: Session, ids: list[str]) -> dict[str, list[dict[str, Any]]]:
