@@ -28,8 +28,6 @@ from statebox.metrics.compare import (
     PairedComparison,
     compare_runs,
     diff_interval,
-    expected_flip,
-    majority_passes,
 )
 from statebox.metrics.cost import Spend, cost_per_dependable_task, cost_per_successful_attempt
 from statebox.metrics.counts import Shortfall, TaskCounts, is_canonical, max_attempts, shortfall
@@ -43,6 +41,7 @@ from statebox.metrics.curves import (
 from statebox.metrics.estimators import Estimator, pass_at_k, pass_hat_k, pass_hat_k_plugin
 from statebox.metrics.exact import ExactTest, benjamini_hochberg, fisher_exact
 from statebox.metrics.failure_analysis import FailedAttempt, FailureCounts, failure_counts, terminated_cleanly
+from statebox.metrics.flips import expected_flip, majority_passes, no_change_flip_range
 from statebox.metrics.intervals import (
     ClusteredEstimate,
     Interval,
@@ -101,6 +100,7 @@ __all__ = [
     "mean_pass_at_k",
     "mean_pass_hat_k",
     "mean_pass_hat_k_plugin",
+    "no_change_flip_range",
     "normal_quantile",
     "observed_k_of_k",
     "pareto_frontier",
