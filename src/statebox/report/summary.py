@@ -12,14 +12,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from statebox.metrics import (
-    Estimator,
     FailedAttempt,
-    Interval,
     RatioEstimate,
     TaskCounts,
     cost_per_dependable_task,
     cost_per_successful_attempt,
-    estimator_interval,
+    curve_tasks,
     failure_counts,
     is_dependable,
     mean_pass_at_k,
@@ -35,7 +33,6 @@ from statebox.metrics import (
     share_interval,
 )
 from statebox.report.models import (
-    Bounds,
     Convention,
     CostSummary,
     FailureAnalysis,
@@ -45,9 +42,9 @@ from statebox.report.models import (
     Summary,
     TaskFlags,
 )
+from statebox.report.rates import bounds, error_band, intervals_at_k
 
 ROLES = ("agent", "user", "judge")
-HEADLINE_KS = (1, 5, 10, 20)
 ERRORS_EXCLUDED: Convention = "errors-excluded"
 ERRORS_AS_FAILURES: Convention = "errors-as-failures"
 
@@ -84,11 +81,6 @@ class Attempt:
         return bool(self.faults)
 
 
-def headline_ks(repeats: int) -> list[int]:
-    """The k of the tables: 1, 5, 10, 20 where <= n, and n itself."""
-    return sorted({k for k in HEADLINE_KS if k <= repeats} | ({repeats} if repeats >= 1 else set()))
-
-
 def counted(attempts: Sequence[Attempt], errors_as_failures: bool) -> list[Attempt]:
     """The attempts the estimators see under the chosen convention; simulator faults never."""
     return [a for a in attempts if not a.simulator_fault and (errors_as_failures or not a.infra_error)]
@@ -119,6 +111,7 @@ def summarize(
     flagged = [a for a in finished if a.simulator_fault]
     fault_kinds = _tally(k for a in flagged for k in a.faults)
     ks = range(1, repeats + 1)
+    curve = curve_tasks(counts, repeats)
     observed = observed_k_of_k(counts, repeats)
     interval = pass_at_1_interval(counts)
     failed = [a for a in used if not a.passed and not a.infra_error]
@@ -130,6 +123,7 @@ def summarize(
         tasks=len(counts),
         repeats=repeats,
         attempts=len(used),
+        passes=sum(t.c for t in counts),
         infra_errors=len(errors),
         infra_error_kinds=_tally(a.error_kind for a in errors),
         simulator_faults=len(flagged),
@@ -143,19 +137,23 @@ def summarize(
         pass_at_1=pass_at_1(counts),
         pass_at_1_ci=None if interval is None else [interval.lo, interval.hi],
         pass_at_1_tasks=sum(1 for t in counts if t.n >= 1),
-        tasks_at_k={str(k): sum(1 for t in counts if t.n >= k) for k in ks},
-        pass_at_k={str(k): mean_pass_at_k(counts, k) for k in ks},
-        pass_hat_k={str(k): mean_pass_hat_k(counts, k) for k in ks},
-        pass_hat_k_plugin={str(k): mean_pass_hat_k_plugin(counts, k) for k in ks},
-        pass_at_k_ci=_intervals(counts, pass_at_k, repeats),
-        pass_hat_k_ci=_intervals(counts, pass_hat_k, repeats),
+        curve_tasks=len(curve),
+        curve_passes=sum(t.c for t in curve),
+        curve_attempts=sum(t.n for t in curve),
+        tasks_at_k={str(k): len(curve) for k in ks},
+        pass_at_k={str(k): mean_pass_at_k(curve, k) for k in ks},
+        pass_hat_k={str(k): mean_pass_hat_k(curve, k) for k in ks},
+        pass_hat_k_plugin={str(k): mean_pass_hat_k_plugin(curve, k) for k in ks},
+        pass_at_k_ci=intervals_at_k(curve, pass_at_k, repeats),
+        pass_hat_k_ci=intervals_at_k(curve, pass_hat_k, repeats),
         all_k=repeats,
         all_k_tasks=observed.tasks,
         all_k_share=observed.share,
-        all_k_ci=_bounds(share_interval([is_dependable(t, repeats) for t in counts])),
+        all_k_ci=bounds(share_interval([is_dependable(t, repeats) for t in counts])),
         retention=retention(counts, repeats) if repeats >= 1 else None,
         retention_k=repeats,
-        retention_ci=_bounds(retention_interval(counts, repeats)) if repeats >= 1 else None,
+        retention_ci=bounds(retention_interval(counts, repeats)) if repeats >= 1 else None,
+        error_band=error_band(task_counts(attempts, False), task_counts(attempts, True), repeats) if errors else None,
         cost=cost_summary(attempts, counts, repeats),
         failed_attempts=len(failed),
         signatures=_tally(a.signature for a in failed),
@@ -259,9 +257,9 @@ def cost_summary(attempts: Sequence[Attempt], counts: Sequence[TaskCounts], repe
         errored_share=None if total is None or errored is None or total == 0 else errored / total,
         errored_unrecorded=sum(1 for a in attempts if a.infra_error and not a.spend_recorded),
         per_success_usd=_estimate(per_success),
-        per_success_ci=None if per_success is None else _bounds(per_success.interval),
+        per_success_ci=None if per_success is None else bounds(per_success.interval),
         per_dependable_task_usd=_estimate(per_dependable),
-        per_dependable_task_ci=None if per_dependable is None else _bounds(per_dependable.interval),
+        per_dependable_task_ci=None if per_dependable is None else bounds(per_dependable.interval),
     )
 
 
@@ -275,15 +273,6 @@ def _sum(values: Iterable[float | None]) -> float | None:
 
 def _estimate(result: RatioEstimate | None) -> float | None:
     return None if result is None else result.estimate
-
-
-def _intervals(counts: Sequence[TaskCounts], estimator: Estimator, repeats: int) -> dict[str, Bounds | None]:
-    """Bounded intervals at the headline k, over the tasks with n >= k."""
-    return {str(k): _bounds(estimator_interval(counts, estimator, k)) for k in headline_ks(repeats)}
-
-
-def _bounds(interval: Interval | None) -> Bounds | None:
-    return None if interval is None else [interval.lo, interval.hi]
 
 
 def _tally(values: Iterable[str | None]) -> dict[str, int]:

@@ -14,8 +14,8 @@ from rich.text import Text
 from statebox.metrics.failure_analysis import KINDS
 from statebox.report.aggregate import labels
 from statebox.report.models import CostSummary, JudgeAgreement, ReportDocument, RunEntry, Summary
+from statebox.report.rates import headline_ks
 from statebox.report.seed_figures import SEED_FAILURE_ANALYSIS
-from statebox.report.summary import headline_ks
 
 SHORT_LISTED = 8
 FLAGGED_LISTED = 12
