@@ -18,6 +18,7 @@ from rich.text import Text
 from statebox.metrics import FDR_LEVEL, compare_runs
 from statebox.report import models
 from statebox.report.aggregate import RunGroup, attempts_of, group_runs, task_domains
+from statebox.report.merge import Prefer
 from statebox.report.runs import ReportInputError, load_runs
 from statebox.report.summary import ERRORS_AS_FAILURES, ERRORS_EXCLUDED, task_counts
 from statebox.report.terminal import pct
@@ -53,9 +54,9 @@ def _matches(group: RunGroup, model: str) -> bool:
     return model in (group.model, group.agent)
 
 
-def pick_side(path: Path, model: str | None) -> tuple[Side, list[str]]:
+def pick_side(path: Path, model: str | None, *, prefer: Prefer | None = None) -> tuple[Side, list[str]]:
     """Load one directory and choose its group: `model` if given, else the first (and say so)."""
-    loaded = load_runs([path])
+    loaded = load_runs([path], prefer=prefer)
     groups = group_runs(loaded)
     if model is not None:
         chosen = [g for g in groups if _matches(g, model)]
