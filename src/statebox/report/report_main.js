@@ -64,7 +64,7 @@ function warningsBox(data) {
     if (!s.canonical) {
       const short = s.shortfall.slice(0, 8).map((t) => `${t.task_id} (${t.attempts}/${s.repeats}${t.errors ? `, ${t.errors} errored` : ""}${t.simulator_faults ? `, ${t.simulator_faults} simulator fault${t.simulator_faults === 1 ? "" : "s"}` : ""})`).join(", ");
       const more = s.shortfall.length > 8 ? ` and ${s.shortfall.length - 8} more` : "";
-      items.push(`${r.label}: not canonical — ${s.short_tasks} of ${s.tasks} tasks are short (fewer than ${s.repeats} finished attempts) and never count as dependable: ${short}${more}. An estimate at k is over the tasks with at least k attempts.`);
+      items.push(`${r.label}: not canonical — ${s.short_tasks} of ${s.tasks} tasks are short (fewer than ${s.repeats} finished attempts) and never count as dependable: ${short}${more}. pass@k and pass^k are over the tasks with all ${s.repeats} attempts.`);
     }
     const j = s.judge_agreement;
     if (j) {
