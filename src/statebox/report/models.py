@@ -208,6 +208,10 @@ class CompareDocument(_Model):
     same_k: bool
     pass_at_1_a: float | None
     pass_at_1_b: float | None
+    pass_at_1_a_ci: Bounds | None
+    pass_at_1_b_ci: Bounds | None
+    passes_a: list[int]  # [passed, attempts] over the paired tasks
+    passes_b: list[int]
     diff: float | None
     diff_ci: Bounds | None
     fdr_level: float
@@ -215,8 +219,10 @@ class CompareDocument(_Model):
     changed_detail: list[ChangedTask]
     gained: list[str]
     lost: list[str]
+    flips: int
     flip_rate: float | None
     expected_flip_rate: float | None
+    expected_flip_range: Bounds | None  # where the flip rate stays 95% of the time with no change
     only_in_a: list[str]
     only_in_b: list[str]
     errored_in_a: list[str]
