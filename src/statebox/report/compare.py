@@ -159,7 +159,8 @@ def render_comparison(result: models.CompareDocument, console: Console) -> None:
         ("B", b, result.pass_at_1_b, result.pass_at_1_b_ci, result.passes_b),
     ):
         run = f"{escape(side.model or side.agent)}  [dim]{escape(side.dir)}[/]"
-        interval = "" if ci is None or ci[1] is None else f"{100 * ci[0]:.1f} – {100 * ci[1]:.1f}"
+        lo, hi = (None, None) if ci is None else (ci[0], ci[1])
+        interval = "" if lo is None or hi is None else f"{100 * lo:.1f} – {100 * hi:.1f}"
         table.add_row(name, run, str(side.repeats), pct(value), interval, f"{passes[0]}/{passes[1]}")
     console.print(table)
     if not result.same_k:
