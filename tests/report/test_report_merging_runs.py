@@ -54,6 +54,12 @@ def test_prefer_newest_keeps_the_record_of_the_input_written_last(tmp_path: Path
     assert not any(t.passed for t in load_runs([passing, failing], prefer="newest").trials)
 
 
+def test_a_directory_given_twice_is_one_input_for_prefer_newest(tmp_path: Path, synth: Any) -> None:
+    failing, passing = _pair(tmp_path, synth, 0.02, 0.01)
+    _age(failing, 60)
+    assert all(t.passed for t in load_runs([passing, failing, passing], prefer="newest").trials)
+
+
 def test_prefer_newest_refuses_inputs_written_at_the_same_moment(tmp_path: Path, synth: Any) -> None:
     failing, passing = _pair(tmp_path, synth, 0.02, 0.01)
     stamp = (failing / "trials.jsonl").stat().st_mtime

@@ -43,7 +43,8 @@ def _conflict_message(conflicts: dict[str, list[TrialSummary]], why: str, advice
 
 def _newest(records: list[TrialSummary]) -> TrialSummary | None:
     """The record of the most recently written input; None when two inputs were written at the same time."""
-    stamped = sorted(((_written_at(r), str(r.at.path)), r) for r in records)
+    by_file = {str(r.at.path): r for r in records}  # a directory given twice is one input
+    stamped = sorted(((_written_at(r), path), r) for path, r in by_file.items())
     if len(stamped) > 1 and stamped[-1][0][0] == stamped[-2][0][0]:
         return None
     return stamped[-1][1]
