@@ -1,6 +1,6 @@
 """Coverage of the report's 95% intervals: simulated campaigns against the superpopulation values.
 
-    nice python benchmarks/bench_interval_coverage.py             # 14 settings x 2,000 campaigns, ~18 min here
+    nice python benchmarks/bench_interval_coverage.py             # 14 settings x 2,000 campaigns, 14-18 min here
     python benchmarks/bench_interval_coverage.py --quick          # 200 campaigns per setting (CI)
     python benchmarks/bench_interval_coverage.py --markdown       # the table as it appears in docs/benchmarks.md
     python benchmarks/bench_interval_coverage.py --only errors    # settings whose label contains the word
