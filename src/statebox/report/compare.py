@@ -6,6 +6,7 @@ one suite and the task's content hash agrees. Definitions in docs/metrics.md.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from statebox.metrics import FDR_LEVEL, compare_runs
+from statebox.metrics import FDR_LEVEL, PairedComparison, TaskCounts, compare_runs
 from statebox.report import models
 from statebox.report.aggregate import RunGroup, attempts_of, group_runs, task_domains
 from statebox.report.merge import Prefer
@@ -96,7 +97,7 @@ def compare_document(a: Side, b: Side, *, errors_as_failures: bool = False) -> m
     counts_b = [t for t in counts_b if t.task_id not in left_out]
     result = compare_runs(counts_a, counts_b)
     index_a, index_b = {t.task_id: t for t in counts_a}, {t.task_id: t for t in counts_b}
-    paired = [t for t in index_a if t in index_b and index_a[t].n and index_b[t].n]
+    paired = [(index_a[t], index_b[t]) for t in index_a if t in index_b and index_a[t].n and index_b[t].n]
     return models.CompareDocument(
         a=a.describe(),
         b=b.describe(),
@@ -107,21 +108,13 @@ def compare_document(a: Side, b: Side, *, errors_as_failures: bool = False) -> m
         pass_at_1_b=result.pass_at_1_b,
         pass_at_1_a_ci=bounds(result.interval_a),
         pass_at_1_b_ci=bounds(result.interval_b),
-        passes_a=[sum(index_a[t].c for t in paired), sum(index_a[t].n for t in paired)],
-        passes_b=[sum(index_b[t].c for t in paired), sum(index_b[t].n for t in paired)],
+        passes_a=_passes(x for x, _ in paired),
+        passes_b=_passes(y for _, y in paired),
         diff=result.diff,
         diff_ci=bounds(result.interval),
         fdr_level=FDR_LEVEL,
         changed=list(result.changed),
-        changed_detail=[
-            models.ChangedTask(
-                task_id=t,
-                a=[index_a[t].c, index_a[t].n],
-                b=[index_b[t].c, index_b[t].n],
-                p_value=result.p_values[t],
-            )
-            for t in result.changed
-        ],
+        changed_detail=_changed_detail(result, index_a, index_b),
         gained=list(result.gained),
         lost=list(result.lost),
         flips=result.flips,
@@ -136,6 +129,29 @@ def compare_document(a: Side, b: Side, *, errors_as_failures: bool = False) -> m
         simulator_faults_a=sum(1 for x in attempts_a if x.simulator_fault),
         simulator_faults_b=sum(1 for x in attempts_b if x.simulator_fault),
     )
+
+
+def _changed_detail(
+    result: PairedComparison, index_a: dict[str, TaskCounts], index_b: dict[str, TaskCounts]
+) -> list[models.ChangedTask]:
+    """Each changed task with its passes and attempts in A and B and its p-value."""
+    return [
+        models.ChangedTask(
+            task_id=t,
+            a=[index_a[t].c, index_a[t].n],
+            b=[index_b[t].c, index_b[t].n],
+            p_value=result.p_values[t],
+        )
+        for t in result.changed
+    ]
+
+
+def _passes(counts: Iterable[TaskCounts]) -> list[int]:
+    """[passed, attempts] over the given tasks."""
+    passed = attempts = 0
+    for t in counts:
+        passed, attempts = passed + t.c, attempts + t.n
+    return [passed, attempts]
 
 
 def compare(a: Side, b: Side, *, errors_as_failures: bool = False) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from statebox.metrics import (
     FailedAttempt,
@@ -107,14 +108,8 @@ def summarize(
     counts = task_counts(attempts, errors_as_failures)
     used = counted(attempts, errors_as_failures)
     errors = [a for a in attempts if a.infra_error]
-    finished = [a for a in attempts if not a.infra_error]
-    flagged = [a for a in finished if a.simulator_fault]
-    fault_kinds = _tally(k for a in flagged for k in a.faults)
-    ks = range(1, repeats + 1)
-    curve = curve_tasks(counts, repeats)
     observed = observed_k_of_k(counts, repeats)
     interval = pass_at_1_interval(counts)
-    failed = [a for a in used if not a.passed and not a.infra_error]
     suite, agent, model = identity
     return Summary(
         agent=agent,
@@ -126,10 +121,7 @@ def summarize(
         passes=sum(t.c for t in counts),
         infra_errors=len(errors),
         infra_error_kinds=_tally(a.error_kind for a in errors),
-        simulator_faults=len(flagged),
-        simulator_fault_share=len(flagged) / len(finished) if finished else None,
-        simulator_fault_kinds=fault_kinds,
-        simulator_fault_kind_shares={k: v / len(finished) for k, v in fault_kinds.items()},
+        **_fault_fields(attempts),
         canonical=bool(counts) and observed.canonical,
         convention=ERRORS_AS_FAILURES if errors_as_failures else ERRORS_EXCLUDED,
         short_tasks=len(observed.short),
@@ -137,15 +129,7 @@ def summarize(
         pass_at_1=pass_at_1(counts),
         pass_at_1_ci=None if interval is None else [interval.lo, interval.hi],
         pass_at_1_tasks=sum(1 for t in counts if t.n >= 1),
-        curve_tasks=len(curve),
-        curve_passes=sum(t.c for t in curve),
-        curve_attempts=sum(t.n for t in curve),
-        tasks_at_k={str(k): len(curve) for k in ks},
-        pass_at_k={str(k): mean_pass_at_k(curve, k) for k in ks},
-        pass_hat_k={str(k): mean_pass_hat_k(curve, k) for k in ks},
-        pass_hat_k_plugin={str(k): mean_pass_hat_k_plugin(curve, k) for k in ks},
-        pass_at_k_ci=intervals_at_k(curve, pass_at_k, repeats),
-        pass_hat_k_ci=intervals_at_k(curve, pass_hat_k, repeats),
+        **_curve_fields(counts, repeats),
         all_k=repeats,
         all_k_tasks=observed.tasks,
         all_k_share=observed.share,
@@ -155,14 +139,52 @@ def summarize(
         retention_ci=bounds(retention_interval(counts, repeats)) if repeats >= 1 else None,
         error_band=error_band(task_counts(attempts, False), task_counts(attempts, True), repeats) if errors else None,
         cost=cost_summary(attempts, counts, repeats),
-        failed_attempts=len(failed),
-        signatures=_tally(a.signature for a in failed),
-        discrepancy_kinds=_tally(k for a in failed for k in a.kinds),
-        policy_violations=_tally(c for a in failed for c in a.checks),
-        flagged_tasks=flagged_tasks(failed, flagged),
         judge_agreement=judge_agreement(used),
-        failure_analysis=failure_analysis(failed),
+        **_failure_fields(attempts, used),
     )
+
+
+def _failure_fields(attempts: Sequence[Attempt], used: Sequence[Attempt]) -> dict[str, Any]:
+    """The failed finished attempts counted (`used`): their tallies, flagged tasks and the seed's table."""
+    failed = [a for a in used if not a.passed and not a.infra_error]
+    flagged = [a for a in attempts if not a.infra_error and a.simulator_fault]
+    return {
+        "failed_attempts": len(failed),
+        "signatures": _tally(a.signature for a in failed),
+        "discrepancy_kinds": _tally(k for a in failed for k in a.kinds),
+        "policy_violations": _tally(c for a in failed for c in a.checks),
+        "flagged_tasks": flagged_tasks(failed, flagged),
+        "failure_analysis": failure_analysis(failed),
+    }
+
+
+def _fault_fields(attempts: Sequence[Attempt]) -> dict[str, Any]:
+    """The simulator-fault counts of a Summary: flagged finished attempts, per kind, and their shares."""
+    finished = [a for a in attempts if not a.infra_error]
+    flagged = [a for a in finished if a.simulator_fault]
+    kinds = _tally(k for a in flagged for k in a.faults)
+    return {
+        "simulator_faults": len(flagged),
+        "simulator_fault_share": len(flagged) / len(finished) if finished else None,
+        "simulator_fault_kinds": kinds,
+        "simulator_fault_kind_shares": {k: v / len(finished) for k, v in kinds.items()},
+    }
+
+
+def _curve_fields(counts: Sequence[TaskCounts], repeats: int) -> dict[str, Any]:
+    """pass@k and pass^k for k = 1..repeats over their one task set (n >= repeats), with its counts."""
+    curve, ks = curve_tasks(counts, repeats), range(1, repeats + 1)
+    return {
+        "curve_tasks": len(curve),
+        "curve_passes": sum(t.c for t in curve),
+        "curve_attempts": sum(t.n for t in curve),
+        "tasks_at_k": {str(k): len(curve) for k in ks},
+        "pass_at_k": {str(k): mean_pass_at_k(curve, k) for k in ks},
+        "pass_hat_k": {str(k): mean_pass_hat_k(curve, k) for k in ks},
+        "pass_hat_k_plugin": {str(k): mean_pass_hat_k_plugin(curve, k) for k in ks},
+        "pass_at_k_ci": intervals_at_k(curve, pass_at_k, repeats),
+        "pass_hat_k_ci": intervals_at_k(curve, pass_hat_k, repeats),
+    }
 
 
 def judge_agreement(attempts: Sequence[Attempt]) -> JudgeAgreement | None:
