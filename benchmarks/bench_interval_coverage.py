@@ -1,7 +1,7 @@
 """Coverage of the report's 95% intervals: simulated campaigns against the superpopulation values.
 
     nice python benchmarks/bench_interval_coverage.py             # 14 settings x 2,000 campaigns, 14-18 min here
-    python benchmarks/bench_interval_coverage.py --quick          # 200 campaigns per setting (CI)
+    python benchmarks/bench_interval_coverage.py --quick          # 200 campaigns per setting (CI), ~20 s of CPU
     python benchmarks/bench_interval_coverage.py --markdown       # the table as it appears in docs/benchmarks.md
     python benchmarks/bench_interval_coverage.py --only errors    # settings whose label contains the word
 
@@ -329,6 +329,13 @@ def _flip_gap(r: Result) -> str:
     return f"{mean:+.4f} ± {2 * math.sqrt(spread / r.campaigns):.4f}"
 
 
+def pass_bar(campaigns: int) -> float:
+    """The target, less two Monte-Carlo standard errors below the 2,000 campaigns of the claim (--quick)."""
+    if campaigns >= 2000:
+        return TARGET
+    return TARGET - 2 * math.sqrt(0.95 * 0.05 / campaigns)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="200 campaigns per setting instead of 2,000")
@@ -348,12 +355,14 @@ def main() -> int:
     print(render(results))
     worst = min(t.covered / t.total for r in results for t in r.tallies.values())
     zero = sum(t.zero_width for r in results for t in r.tallies.values())
+    bar = pass_bar(campaigns)
     if not args.markdown:
         print(
-            f"\nlowest coverage {worst:.3f} (target >= {TARGET}); zero-width intervals: {zero}; "
+            f"\nlowest coverage {worst:.3f} (target >= {TARGET}, pass bar {bar:.3f} at {campaigns} campaigns); "
+            f"zero-width intervals: {zero}; "
             f"{time.perf_counter() - started:.0f} s"
         )
-    return 0 if worst >= TARGET and zero == 0 else 1
+    return 0 if worst >= bar and zero == 0 else 1
 
 
 if __name__ == "__main__":
