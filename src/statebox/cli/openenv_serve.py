@@ -16,7 +16,7 @@ import typer
 from statebox.cli.common import fail
 from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.cli.serve import MaxBodyOpt, ReadTimeoutOpt
-from statebox.llm.client import make_client
+from statebox.llm.client import ModelClient, make_client
 from statebox.mcp.errors import CannotListenError, InsecureBindError
 from statebox.mcp.http_serving import serve_until_signalled
 from statebox.mcp.limits import ServingLimits
@@ -56,7 +56,11 @@ class OpenEnvOptions:
     user_model: Annotated[
         str | None, typer.Option(help="PROVIDER:MODEL of an LLM customer (default: the task's scripted customer).")
     ] = None
-    base_url: Annotated[str | None, typer.Option(help="Base URL for an openai: user model.")] = None
+    judge_model: Annotated[
+        str | None,
+        typer.Option(help="PROVIDER:MODEL judging the task's rubric questions (default: none, they are not judged)."),
+    ] = None
+    base_url: Annotated[str | None, typer.Option(help="Base URL for an openai: user or judge model.")] = None
     max_body_bytes: MaxBodyOpt = 1_048_576
     read_timeout: ReadTimeoutOpt = 10.0
 
@@ -82,17 +86,12 @@ def openenv_serve(opts: OpenEnvOptions, suite_options: SuiteOptions) -> None:
         from statebox.openenv.source import EpisodeSource
     except ImportError as e:
         fail(f"{INSTALL_HINT} ({e})")
-    client = None
-    if opts.user_model is not None:
-        try:
-            base_url = opts.base_url if opts.user_model.startswith("openai:") else None
-            client = make_client(opts.user_model, base_url=base_url)
-        except ValueError as e:
-            fail(str(e))
+    client, judge = _client(opts.user_model, opts.base_url), _client(opts.judge_model, opts.base_url)
     _, suite = open_task_set("openenv-serve", opts.suite, suite_options, None, None)
     try:
         source = EpisodeSource(
-            suite, split=opts.split, shaped=opts.shaped, customer_client=client, idle_timeout_s=opts.idle_timeout
+            suite, split=opts.split, shaped=opts.shaped, customer_client=client, judge_client=judge,
+            idle_timeout_s=opts.idle_timeout,
         )
     except ValueError as e:
         fail(f"--shaped: {e}")
@@ -110,4 +109,13 @@ def openenv_serve(opts: OpenEnvOptions, suite_options: SuiteOptions) -> None:
         limits = ServingLimits(opts.max_body_bytes, opts.read_timeout)
         asyncio.run(serve_until_signalled(app, opts.host, opts.port, on_ready=announce, limits=limits))
     except CannotListenError as e:
+        fail(str(e))
+
+
+def _client(spec: str | None, base_url: str | None) -> ModelClient | None:
+    if spec is None:
+        return None
+    try:
+        return make_client(spec, base_url=base_url if spec.startswith("openai:") else None)
+    except ValueError as e:
         fail(str(e))
