@@ -72,7 +72,10 @@ def import_run(
     _check_unique(path, plan.attempts)
     source = source_for(plan.suite)
     trials = asyncio.run(_replay_all(plan, source, concurrency, judge_client))
-    run.write_manifest(import_manifest(importer, path, digest, plan, source, concurrency))
+    manifest = import_manifest(importer, path, digest, plan, source, concurrency)
+    if judge_client is not None:
+        manifest.update(judge_model=judge_client.spec, rubrics_judged=True)
+    run.write_manifest(manifest)
     for record in sorted(trials, key=lambda t: t.recorded.record if t.recorded else 0):
         run.append_trial(record)
     return ImportResult(out, trials)
