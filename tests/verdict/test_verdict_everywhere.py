@@ -5,8 +5,10 @@ five plays — the reference with a careful conversation, the reference without 
 a wrong value, an extra write, a rubric the judge model answers "no" — are played by `statebox run`'s
 episode loop, then by an external agent through `statebox serve` (the official MCP client over stdio),
 a proxy (the official MCP client over HTTP, the verdict from `GET /attempts/{id}/effects`), OpenEnv
-(its own client over WebSocket; the reward is the document's `passed`), `statebox import` of the
-recorded conversation, and `statebox regrade` of the stored run. Every surface has the fake judge model.
+(its own client over WebSocket; the reward is the document's `passed`), Inspect's scorer (the fake
+model playing the agent behind Inspect's OpenAI-compatible provider: every play but the unverified
+one, which no model plays), `statebox import` of the recorded conversation, and `statebox regrade`
+of the stored run. Every surface has the fake judge model.
 
 Nothing is excluded from the comparison: a verdict document holds no surface-specific ids or timings
 (the attempt's id, its finish reason and its timings live beside the document, not in it).
@@ -26,6 +28,7 @@ from verdict_kit import (
     fake_server,
     imported,
     of_record,
+    over_inspect,
     over_openenv,
     over_proxy,
     over_serve_stdio,
@@ -49,7 +52,7 @@ TASKS = {
     "neobank": "basic_level_daily_limit_send_what_is_left",
     "consulting": "annual_leave_not_enough_balance",
 }
-SURFACES = ("serve_stdio", "proxy", "openenv", "import", "regrade")
+SURFACES = ("serve_stdio", "proxy", "openenv", "inspect", "import", "regrade")
 
 
 @dataclass
@@ -74,6 +77,8 @@ def _play_everywhere(suite: Suite, task: Task, play: Play, work: Path, outcomes:
         outcomes.rewards[play.name], documents["openenv"] = asyncio.run(over_openenv(suite, task, steps, url))
         (replayed,) = imported(suite, [record], work / play.name, url)
         documents["import"] = of_record(replayed, task)
+        if play.mode != "unverified":  # Inspect's agent is a model: the fake model plays the other plays
+            documents["inspect"] = over_inspect(suite, task, url, work / f"{play.name}-inspect")
     outcomes.records[play.name] = record
     outcomes.documents[play.name] = documents
 
@@ -99,6 +104,8 @@ def outcomes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
 @pytest.mark.parametrize("surface", SURFACES)
 def test_every_surface_gives_the_verdict_document_run_gives(outcomes: Outcomes, play: str, surface: str) -> None:
     documents = outcomes.documents[play]
+    if surface == "inspect" and play == "unverified_reference":
+        pytest.skip("Inspect's agent is a model; no model plays the unverified reference (the fake model verifies)")
     assert documents[surface] == documents["run"], f"{outcomes.task.id} / {play}: {surface} differs from run"
 
 

@@ -219,6 +219,25 @@ async def over_openenv(suite: TaskSet, task: Task, steps: list[Step], base_url: 
         await judge.aclose()
 
 
+# -- Inspect AI: the statebox task's solver played by Inspect's OpenAI-compatible provider, its scorer ----------
+
+
+def over_inspect(suite: Suite, task: Task, base_url: str, log_dir: Path) -> dict[str, Any]:
+    """One Inspect sample of the task, the agent the fake model behind Inspect's provider; the scorer's document."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    from statebox.integrations.inspect_task import statebox_task
+
+    model = get_model("openai-api/fake/fake-agent", base_url=base_url, api_key="unused")
+    evaluated = statebox_task(suite, [task.id], judge_model=FAKE_MODEL, base_url=base_url)
+    (log,) = inspect_eval(evaluated, model=model, display="none", log_dir=str(log_dir))
+    assert log.status == "success", log.error
+    (sample,) = log.samples or []
+    assert sample.scores is not None
+    return dict((sample.scores["statebox_judge"].metadata or {})["verdict"])
+
+
 # -- offline: `statebox regrade` on the stored run, `statebox import` of the recorded conversation ----------
 
 
