@@ -38,6 +38,7 @@ from statebox.runner.judging import VerdictDocument, verdict_of_record
 from statebox.runner.record import RecordedOutcome, TrialRecord
 from statebox.runner.store import RunDir
 from statebox.tasks import Suite, Task
+from statebox.tasks.checks import VerifyBefore
 from statebox.tasks.provider import TaskSet
 from statebox.tasks.references import resolve
 from statebox.users.scripted import ScriptedCustomer
@@ -76,12 +77,14 @@ class Step:
 
 
 class UnverifiedAgent(Agent):
-    """An agent that makes the reference's calls at once, never asking the customer anything, and ends."""
+    """An agent that makes the reference's calls at once, never asking the customer anything, and ends;
+    it leaves out the calls that verify the customer (a verify_before check's `verified_by` tools)."""
 
     name = "unverified"
 
     def __init__(self, task: Task) -> None:
-        self.calls = [c for c in task.reference if c.actor == "agent"]
+        verifying = {t for c in task.checks if isinstance(c, VerifyBefore) for t in c.verified_by}
+        self.calls = [c for c in task.reference if c.actor == "agent" and c.tool not in verifying]
 
     async def turn(self, ctx: AttemptContext, customer_message: str) -> AgentTurn:
         saved: dict[str, Any] = {}
@@ -101,6 +104,16 @@ def fake_server(suite: Suite, play: Play) -> FakeModelServer:
 
 def client(base_url: str) -> ModelClient:
     return make_client(FAKE_MODEL, base_url=base_url)
+
+
+def judge_for(base_url: str | None) -> ModelClient | None:
+    """The fake judge model at `base_url`; None: the surface has no judge model."""
+    return client(base_url) if base_url is not None else None
+
+
+async def closed(judge: ModelClient | None) -> None:
+    if judge is not None:
+        await judge.aclose()
 
 
 async def run_play(suite: Suite, task: Task, play: Play, base_url: str, repeat: int) -> TrialRecord:
@@ -171,13 +184,15 @@ async def over_serve_stdio(domain: str, task: Task, steps: list[Step], base_url:
     return dict(json.loads(out.read_text())["verdict"])
 
 
-async def over_proxy(suite: TaskSet, task: Task, steps: list[Step], base_url: str) -> dict[str, Any]:
+async def over_proxy(
+    suite: TaskSet, task: Task, steps: list[Step], base_url: str | None, user: str | None = "scripted"
+) -> dict[str, Any]:
     """A proxy serving the suite over HTTP: an attempt created, played over its MCP URL, `GET .../effects`."""
-    judge = client(base_url)
+    judge = judge_for(base_url)
     factory = HostedAttemptFactory(lambda name: suite, None, judge)
     try:
         async with running_proxy(factory) as url, httpx.AsyncClient(base_url=url, timeout=60) as operator:
-            created = await operator.post("/attempts", json={"suite": suite.name, "task": task.id, "user": "scripted"})
+            created = await operator.post("/attempts", json={"suite": suite.name, "task": task.id, "user": user})
             assert created.status_code == 201, created.text
             attempt = created.json()
             async with Client(attempt["mcp_url"]) as agent:
@@ -186,13 +201,15 @@ async def over_proxy(suite: TaskSet, task: Task, steps: list[Step], base_url: st
             assert result.status_code == 200, result.text
             return dict(result.json()["verdict"])
     finally:
-        await judge.aclose()
+        await closed(judge)
 
 
 # -- OpenEnv: `openenv-serve`'s app over HTTP and WebSocket, OpenEnv's own client ----------------------------
 
 
-async def over_openenv(suite: TaskSet, task: Task, steps: list[Step], base_url: str) -> tuple[float, dict[str, Any]]:
+async def over_openenv(
+    suite: TaskSet, task: Task, steps: list[Step], base_url: str | None
+) -> tuple[float, dict[str, Any]]:
     """One episode through OpenEnv's client; the reward and the verdict document of the final observation."""
     from statebox.mcp.http_serving import serving
     from statebox.openenv.client import StateboxEnv
@@ -200,7 +217,7 @@ async def over_openenv(suite: TaskSet, task: Task, steps: list[Step], base_url: 
     from statebox.openenv.server import create_openenv_app
     from statebox.openenv.source import EpisodeSource
 
-    judge = client(base_url)
+    judge = judge_for(base_url)
     source = EpisodeSource(suite, judge_client=judge)
     try:
         async with source.running(), serving(create_openenv_app(source)) as url, StateboxEnv(base_url=url) as env:
@@ -216,7 +233,7 @@ async def over_openenv(suite: TaskSet, task: Task, steps: list[Step], base_url: 
             assert result.reward == (1.0 if info["verdict"]["passed"] else 0.0), (result.reward, info["verdict"])
             return float(result.reward or 0.0), dict(info["verdict"])
     finally:
-        await judge.aclose()
+        await closed(judge)
 
 
 # -- Inspect AI: the statebox task's solver played by Inspect's OpenAI-compatible provider, its scorer ----------
@@ -283,12 +300,12 @@ def recorded(record: TrialRecord, index: int) -> RecordedAttempt:
                            steps=steps, finished=True, recorded=outcome)  # fmt: skip
 
 
-def imported(suite: TaskSet, records: list[TrialRecord], work: Path, base_url: str) -> list[TrialRecord]:
+def imported(suite: TaskSet, records: list[TrialRecord], work: Path, base_url: str | None) -> list[TrialRecord]:
     work.mkdir(parents=True, exist_ok=True)
     path = work / "plays.json"
     path.write_text(json.dumps([recorded(r, i).model_dump(mode="json") for i, r in enumerate(records)]))
-    judge = client(base_url)
+    judge = judge_for(base_url)
     try:
         return import_run(RecordedPlays(suite), path, work / "imported", {}, judge_client=judge).trials
     finally:
-        asyncio.run(judge.aclose())
+        asyncio.run(closed(judge))
