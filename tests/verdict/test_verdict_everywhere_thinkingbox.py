@@ -1,8 +1,8 @@
 """One verdict everywhere on ThinkingBox-Bench (issue 25): the same play, the same verdict document on every surface.
 
 On a task of the real release (its tool servers started by statebox), three plays — the reference's calls,
-the reference with one argument changed (a wrong value), the reference with its last call made twice (an
-extra write) — are played by `statebox run`'s episode loop, then by an external agent through `statebox
+the reference with one argument changed (a wrong value), the reference with its last creating call made
+again (an extra write) — are played by `statebox run`'s episode loop, then by an external agent through `statebox
 serve` (the official MCP client over stdio), a proxy (the official MCP client over HTTP), OpenEnv (its own
 client), `statebox import` and `statebox regrade`. The benchmark's tasks carry no trace checks and this one
 no rubric, so the plays without verification and with a rubric answered no of the built-in domains have no
@@ -86,7 +86,9 @@ def _plays(task: Task) -> dict[str, list[RefCall]]:
     text_args = [k for k, v in last.args.items() if isinstance(v, str)]
     assert text_args, f"{task.id}: the last reference call has no text argument to spoil"
     spoiled = last.model_copy(update={"args": {**last.args, text_args[0]: "a value the task never asks for"}})
-    return {"reference": calls, "wrong_value": [*calls[:-1], spoiled], "extra_write": [*calls, last]}
+    # A second insert is an extra write (repeating an update to the same value would change nothing).
+    insert = next((c for c in reversed(calls) if "create" in c.tool), last)
+    return {"reference": calls, "wrong_value": [*calls[:-1], spoiled], "extra_write": [*calls, insert]}
 
 
 async def _run(suite: Any, task: Task, calls: list[RefCall], repeat: int) -> TrialRecord:
