@@ -1,9 +1,10 @@
 """Acceptance (issue 4): the official MCP client, acting as an external agent, solves a retail task.
 
 Against an attempt of a `statebox proxy` process created with the scripted customer, the agent
-reads the opening message, asks the customer for a private fact through `reply_to_customer`,
-replays the task's reference with the value from the customer's answer (never from the task
-file), tells the customer it is done, and the attempt's verdict passes.
+reads the opening message, asks the customer for a private fact through `reply_to_customer`
+(and a second one, as the policy's verification wants), replays the task's reference with the
+value from the customer's answer (never from the task file), tells the customer it is done, and
+the attempt's verdict passes.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ pytestmark = pytest.mark.anyio
 
 TASK = "defective_blender_replacement_gold"
 FACT = "email"  # the reference finds the customer by it
+SECOND_FACT = "date_of_birth"  # the second identifying fact the policy's verification asks for
 TOKEN = "external-agent-token"
 STATEBOX = str(Path(sys.executable).with_name("statebox"))
 ENDED = "[The customer has ended the conversation (satisfied).]"
@@ -138,6 +140,10 @@ async def test_an_external_agent_solves_the_task_with_a_fact_from_the_customer(
         assert isinstance(policy, types.TextResourceContents) and policy.text == created["policy"] != ""
 
         answer = text_of(await agent.call_tool("reply_to_customer", {"message": question_for(fact, others)}))
+        # The policy verifies two identifying facts before any change (the trace checks judge it, issue 25).
+        second = next(f for f in others if f.key == SECOND_FACT)
+        rest = [f for f in task.customer.facts if f.key != SECOND_FACT]
+        await agent.call_tool("reply_to_customer", {"message": question_for(second, rest)})
         await replay(agent, with_fact(list(task.reference), fact.key, value_in(answer)))
 
         goodbye = "All done: a new blender ships today and your prepaid label is in your inbox. Thanks!"
@@ -147,7 +153,7 @@ async def test_an_external_agent_solves_the_task_with_a_fact_from_the_customer(
     status = (await operator.get(f"/attempts/{created['id']}")).json()
     assert (status["conversation_ended"], status["end_reason"]) == (True, "satisfied")
     verdict = (await operator.get(f"/attempts/{created['id']}/effects")).json()["verdict"]
-    assert (verdict["passed"], verdict["discrepancies"]) == (True, [])
+    assert (verdict["passed"], verdict["discrepancies"]) == (True, []), verdict["discrepancies"]
 
 
 async def test_a_fact_asked_for_without_its_phrase_is_not_released(operator: httpx.AsyncClient) -> None:

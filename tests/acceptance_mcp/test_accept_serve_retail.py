@@ -2,7 +2,9 @@
 
 Over stdio (the SDK's `stdio_client` starting the `statebox` executable) and over streamable HTTP
 (`--http`), an agent sees the domain's tools, the policy and the opening message; replaying the
-task's reference passes, and the verdict reaches the operator's `--out` file only when serving ends.
+task's reference without a word to the customer reaches the right end state and fails the trace
+checks (as `statebox run` judges it), and the verdict reaches the operator's `--out` file only when
+serving ends.
 """
 
 from __future__ import annotations
@@ -191,9 +193,13 @@ def test_the_verdict_reaches_the_out_file_only_when_serving_ends(reference_sessi
     assert reference_session.result["task"] == TASK
 
 
-def test_replaying_the_reference_passes(reference_session: AgentSession) -> None:
+def test_replaying_the_reference_without_verifying_reaches_the_end_state_but_fails_the_trace_checks(
+    reference_session: AgentSession,
+) -> None:
     verdict = reference_session.result["verdict"]
-    assert (verdict["passed"], verdict["discrepancies"]) == (True, [])
+    kinds = {d["kind"] for d in verdict["discrepancies"]}
+    assert (verdict["state_passed"], verdict["passed"], kinds) == (True, False, {"policy_violation"}), verdict
+    assert verdict["signature"] == "policy_violation"
     assert reference_session.result["effects"]["inserted"]["tickets"][0]["priority"] == "normal"
 
 
@@ -204,6 +210,7 @@ def test_a_wrong_write_fails_with_a_wrong_value_discrepancy(
     calls = with_ticket_priority(list(task.reference), "urgent")
     verdict = anyio.run(run_agent_session, over_stdio, tmp_path / "result.json", calls).result["verdict"]
     assert verdict["passed"] is False
-    assert [(d["kind"], d["table"], d["field"], d["expected"], d["actual"]) for d in verdict["discrepancies"]] == [
+    state = [d for d in verdict["discrepancies"] if d["kind"] != "policy_violation"]  # the trace's come after
+    assert [(d["kind"], d["table"], d["field"], d["expected"], d["actual"]) for d in state] == [
         ("wrong_value", "tickets", "priority", "normal", "urgent")
     ]

@@ -25,18 +25,30 @@ class ImportOptions:
     out: Annotated[Path, typer.Option(help="The new run directory.", show_default=False)]
     model: Annotated[str | None, typer.Option(help="The recorded agent's model, as the run should name it.")] = None
     concurrency: Annotated[int, typer.Option(min=1, help="Attempts replayed at once.")] = 2
+    judge_model: Annotated[
+        str | None, typer.Option(help="PROVIDER:MODEL judging the rubric questions (default: none, not judged).")
+    ] = None
+    base_url: Annotated[str | None, typer.Option(help="Base URL for an openai: judge model.")] = None
 
 
 def import_file(opts: ImportOptions, suite_options: SuiteOptions) -> None:
     """Replay every recorded attempt on fresh state, judge it as `statebox run` does, write a run directory."""
     from statebox.importing import ImportFormatError, load_importer
     from statebox.importing.engine import import_run
+    from statebox.llm.client import make_client
     from statebox.mcp.errors import ToolServerError
     from statebox.runner.errors import CampaignError
 
+    judge = None
+    if opts.judge_model is not None:
+        try:
+            base_url = opts.base_url if opts.judge_model.startswith("openai:") else None
+            judge = make_client(opts.judge_model, base_url=base_url)
+        except ValueError as e:
+            fail(str(e))
     try:
         importer = load_importer(opts.format)
-        result = import_run(importer, opts.file, opts.out, suite_options, opts.concurrency, opts.model)
+        result = import_run(importer, opts.file, opts.out, suite_options, opts.concurrency, opts.model, judge)
     except (ImportFormatError, CampaignError) as e:
         fail(str(e))
     except ToolServerError as e:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,6 +22,9 @@ from statebox.mcp.proxy_auth import check_bind, resolve_token
 from statebox.openenv.splits import SPLITS  # statebox's own code: no OpenEnv needed
 from statebox.runner.errors import CampaignError
 from statebox.tasks.provider import SuiteProvider
+
+if TYPE_CHECKING:
+    from statebox.llm.client import ModelClient
 
 INSTALL_HINT = "openenv-serve needs OpenEnv: pip install 'statebox[openenv]' (the openenv-core package)"
 DEFAULT_IDLE_TIMEOUT_S = 600.0  # the same as statebox.openenv.source's, without importing OpenEnv early
@@ -54,7 +57,11 @@ class OpenEnvOptions:
     user_model: Annotated[
         str | None, typer.Option(help="PROVIDER:MODEL of an LLM customer (default: the task's scripted customer).")
     ] = None
-    base_url: Annotated[str | None, typer.Option(help="Base URL for an openai: user model.")] = None
+    judge_model: Annotated[
+        str | None,
+        typer.Option(help="PROVIDER:MODEL judging the task's rubric questions (default: none, they are not judged)."),
+    ] = None
+    base_url: Annotated[str | None, typer.Option(help="Base URL for an openai: user or judge model.")] = None
     max_body_bytes: MaxBodyOpt = 1_048_576
     read_timeout: ReadTimeoutOpt = 10.0
 
@@ -80,19 +87,12 @@ def openenv_serve(opts: OpenEnvOptions, suite_options: SuiteOptions) -> None:
         from statebox.openenv.source import EpisodeSource
     except ImportError as e:
         fail(f"{INSTALL_HINT} ({e})")
-    client = None
-    if opts.user_model is not None:
-        from statebox.llm.client import make_client
-
-        try:
-            base_url = opts.base_url if opts.user_model.startswith("openai:") else None
-            client = make_client(opts.user_model, base_url=base_url)
-        except ValueError as e:
-            fail(str(e))
+    client, judge = _client(opts.user_model, opts.base_url), _client(opts.judge_model, opts.base_url)
     _, suite = open_task_set("openenv-serve", opts.suite, suite_options, None, None)
     try:
         source = EpisodeSource(
-            suite, split=opts.split, shaped=opts.shaped, customer_client=client, idle_timeout_s=opts.idle_timeout
+            suite, split=opts.split, shaped=opts.shaped, customer_client=client, judge_client=judge,
+            idle_timeout_s=opts.idle_timeout,
         )
     except ValueError as e:
         fail(f"--shaped: {e}")
@@ -112,4 +112,15 @@ def openenv_serve(opts: OpenEnvOptions, suite_options: SuiteOptions) -> None:
         limits = ServingLimits(opts.max_body_bytes, opts.read_timeout)
         asyncio.run(serve_until_signalled(app, opts.host, opts.port, on_ready=announce, limits=limits))
     except CannotListenError as e:
+        fail(str(e))
+
+
+def _client(spec: str | None, base_url: str | None) -> ModelClient | None:
+    if spec is None:
+        return None
+    from statebox.llm.client import make_client  # the HTTP stack loads with a model
+
+    try:
+        return make_client(spec, base_url=base_url if spec.startswith("openai:") else None)
+    except ValueError as e:
         fail(str(e))

@@ -41,6 +41,10 @@ BaseUrlOpt = Annotated[str | None, typer.Option(help="Base URL for an openai: us
 MaxBodyOpt = Annotated[
     int, typer.Option(min=1, help="Request bodies and WebSocket messages over this many bytes are refused (413).")
 ]
+JudgeModelOpt = Annotated[
+    str | None,
+    typer.Option(help="Judge model for the task's rubric questions (PROVIDER:MODEL); without one they are not judged."),
+]
 ReadTimeoutOpt = Annotated[
     float,
     typer.Option(min=0.001, help="Seconds a request's head, then its body, may take to arrive (else 408, closed)."),
@@ -59,6 +63,7 @@ class ServeOptions:
     )
     user: UserOpt = None
     user_model: UserModelOpt = None
+    judge_model: JudgeModelOpt = None
     base_url: BaseUrlOpt = None
 
 
@@ -73,6 +78,7 @@ class ProxyOptions:
         float, typer.Option(min=0.001, help="Seconds before an idle attempt is closed and its resources freed.")
     ] = 900.0
     user_model: UserModelOpt = None
+    judge_model: JudgeModelOpt = None
     base_url: BaseUrlOpt = None
     max_attempts: Annotated[
         int, typer.Option(min=1, help="Live attempts at most; creating one more is refused (429) until one ends.")
@@ -117,7 +123,9 @@ def serve(opts: ServeOptions, suite_options: SuiteOptions) -> None:
     from statebox.runner.hosted_suite import HostedAttemptFactory
 
     only = _only(suite.select(ids=[opts.task_id]))  # the served task alone: only its servers' templates start
-    factory = HostedAttemptFactory(only, _user_client(opts.user_model, opts.base_url))
+    factory = HostedAttemptFactory(
+        only, _user_client(opts.user_model, opts.base_url), _user_client(opts.judge_model, opts.base_url)
+    )
     problem = asyncio.run(_serve(factory, opts, None if kind == "none" else kind, address))
     if problem is not None:
         fail(problem)
@@ -163,7 +171,9 @@ def proxy(opts: ProxyOptions, suite_options: SuiteOptions) -> None:
 
     opened = _suites_with_options(suite_options)
     factory = HostedAttemptFactory(
-        _preopened(opened, provider_opener(suite_options)), _user_client(opts.user_model, opts.base_url)
+        _preopened(opened, provider_opener(suite_options)),
+        _user_client(opts.user_model, opts.base_url),
+        _user_client(opts.judge_model, opts.base_url),
     )
     try:
         asyncio.run(

@@ -23,6 +23,8 @@ from statebox.importing.errors import ImportFormatError
 from statebox.importing.recorded import ImportPlan, RecordedAttempt
 from statebox.importing.registry import Importer
 from statebox.importing.replay import Recording, ReplayingAgent, ReplayingCustomer
+from statebox.judge.rubrics import RubricJudge
+from statebox.llm.client import ModelClient
 from statebox.llm.types import Sampling
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import SCHEMA_VERSION, TrialRecord
@@ -50,9 +52,11 @@ def import_run(
     options: Mapping[str, Any],
     concurrency: int = 2,
     model: str | None = None,
+    judge_client: ModelClient | None = None,
 ) -> ImportResult:
     """Read `path` with `importer`, replay every attempt, write the run directory `out` (`model`: the
-    recorded agent's model, when the file does not say)."""
+    recorded agent's model, when the file does not say; `judge_client`: the rubric judge, else rubrics are
+    not judged and every verdict says so)."""
     run = RunDir(out)
     if run.exists():
         raise ImportFormatError(f"{out} already holds a run; choose another --out")
@@ -67,8 +71,11 @@ def import_run(
     )  # the run's tasks, as `run --tasks`
     _check_unique(path, plan.attempts)
     source = source_for(plan.suite)
-    trials = asyncio.run(_replay_all(plan, source, concurrency))
-    run.write_manifest(import_manifest(importer, path, digest, plan, source, concurrency))
+    trials = asyncio.run(_replay_all(plan, source, concurrency, judge_client))
+    manifest = import_manifest(importer, path, digest, plan, source, concurrency)
+    if judge_client is not None:
+        manifest.update(judge_model=judge_client.spec, rubrics_judged=True)
+    run.write_manifest(manifest)
     for record in sorted(trials, key=lambda t: t.recorded.record if t.recorded else 0):
         run.append_trial(record)
     return ImportResult(out, trials)
@@ -83,21 +90,30 @@ def _check_unique(path: Path, attempts: list[RecordedAttempt]) -> None:
         seen[a.task_id, a.repeat] = a.record
 
 
-async def _replay_all(plan: ImportPlan, source: AttemptSource, concurrency: int) -> list[TrialRecord]:
+async def _replay_all(
+    plan: ImportPlan, source: AttemptSource, concurrency: int, judge_client: ModelClient | None = None
+) -> list[TrialRecord]:
     tasks = {t.id: t for t in plan.suite.tasks}
     source.prepare([tasks[i] for i in dict.fromkeys(a.task_id for a in plan.attempts)])
     gate = asyncio.Semaphore(max(1, concurrency))
 
     async def one(attempt: RecordedAttempt) -> TrialRecord:
         async with gate:
-            return await replay_attempt(plan, source, tasks[attempt.task_id], attempt)
+            return await replay_attempt(plan, source, tasks[attempt.task_id], attempt, judge_client)
 
     async with source.running():
         return list(await asyncio.gather(*(one(a) for a in plan.attempts)))
 
 
-async def replay_attempt(plan: ImportPlan, source: AttemptSource, task: Task, attempt: RecordedAttempt) -> TrialRecord:
-    """One recorded attempt replayed and judged; the recorded verdict kept beside statebox's."""
+async def replay_attempt(
+    plan: ImportPlan,
+    source: AttemptSource,
+    task: Task,
+    attempt: RecordedAttempt,
+    judge_client: ModelClient | None = None,
+) -> TrialRecord:
+    """One recorded attempt replayed and judged (the verdict document of `statebox run`); the recorded verdict
+    kept beside statebox's."""
     recording = Recording(attempt)
     limits = Limits(max_turns=REPLAY_LIMIT, max_steps_per_turn=REPLAY_LIMIT, max_tool_errors=REPLAY_LIMIT)
     replayed = task.model_copy(update={"opening_message": attempt.opening, "limits": limits})
@@ -108,6 +124,7 @@ async def replay_attempt(plan: ImportPlan, source: AttemptSource, task: Task, at
         customer=ReplayingCustomer(recording),
         repeat=attempt.repeat,
         backend=source.backend(task),
+        rubric_judge=RubricJudge(judge_client) if judge_client is not None and task.asks_judge_model() else None,
         task_hash=task.content_hash(),  # the suite's task, not the replay's copy
     )
     record = await run_attempt(episode)

@@ -39,8 +39,8 @@ class HostedAttempt(Protocol):
         ...
 
     def result(self) -> dict[str, Any] | Awaitable[dict[str, Any]]:
-        """`{"effects": ..., "verdict": {"passed": bool, "discrepancies": [...]}}`; awaitable when the
-        end state lives in tool servers (see `attempt_result`)."""
+        """`{"task", "effects", "verdict"}`, the verdict being the verdict document every surface returns
+        (docs/contracts.md); awaitable when the end state lives in tool servers (see `attempt_result`)."""
         ...
 
     async def close(self) -> None:

@@ -3,18 +3,26 @@
 A built-in suite's end state is judged again from the stored effects against the required effects of
 today's reference. A suite of another kind (ThinkingBox-Bench: its pass rule is its servers' result
 hash against a golden hash) keeps its stored state verdict: only the trace checks, the simulator
-faults and the signature are done again.
+faults and the signature are done again. Either way the record's verdict fields are the verdict
+document of `runner/judging.py`, composed as every other surface composes it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from statebox.judge import Verdict, judge_attempt, rules_for
-from statebox.judge.fidelity import simulator_faults
-from statebox.judge.signatures import CallFact, failure_signature
-from statebox.judge.trace import with_trace_checks
 from statebox.offline.stored_effects import effects_from_json
+from statebox.runner.backend import StateOutcome
+from statebox.runner.judging import (
+    RUBRICS_NOT_JUDGED,
+    TRACE_NOT_JUDGED,
+    JudgingInputs,
+    compose_verdict,
+    record_fields,
+    rubrics_of_record,
+)
 from statebox.runner.record import TrialRecord
 from statebox.tasks import Suite, Task
 from statebox.tasks.provider import TaskSet
@@ -38,29 +46,19 @@ class Judge:
 
 def rejudge(record: TrialRecord, task: Task, judge: Judge) -> TrialRecord:
     """The record as today's judge sees it (rubric answers are kept: they need a judge model)."""
-    state = _state_verdict(record, task, judge)
-    converses = record.agent not in REPLAYING_AGENTS
-    verdict = with_trace_checks(state, task, record.transcript) if converses else state
-    faults = simulator_faults(task, record.transcript) if record.user is not None else []
-    rubrics_ok = all(r.passed for r in record.rubrics)
-    signature = failure_signature(
-        _call_facts(record, task, judge),
-        verdict,
-        rubrics_passed=rubrics_ok,
-        required_effects=not task.read_only,
-        finish_reason=record.finish_reason,
-    )
-    return record.model_copy(
-        update={
-            "passed": verdict.passed and rubrics_ok,
-            "state_passed": state.passed,
-            "signature": signature,
-            "discrepancies": verdict.discrepancies,
-            "simulator_faults": faults,
-            "expected_hash": verdict.expected_hash or record.expected_hash,
-            "task_hash": task.content_hash(),
-        }
-    )
+    state = StateOutcome(_state_verdict(record, task, judge), record.effects, required_effects=not task.read_only,
+                         not_judged=_state_not_judged(record))  # fmt: skip
+    inputs = JudgingInputs(task, state, record.transcript, _writes(task, judge), customer=record.user is not None,
+                           replay=record.agent in REPLAYING_AGENTS)  # fmt: skip
+    document = compose_verdict(inputs, rubrics_of_record(record, task))
+    fields = record_fields(document)
+    fields["expected_hash"] = document.expected_hash or record.expected_hash
+    return record.model_copy(update={**fields, "task_hash": task.content_hash()})
+
+
+def _state_not_judged(record: TrialRecord) -> list[str]:
+    """What the stored state verdict could not judge (the lines the verdict itself adds are added again)."""
+    return [line for line in record.not_judged if not line.startswith((RUBRICS_NOT_JUDGED, TRACE_NOT_JUDGED))]
 
 
 def _state_verdict(record: TrialRecord, task: Task, judge: Judge) -> Verdict:
@@ -77,14 +75,9 @@ def _state_verdict(record: TrialRecord, task: Task, judge: Judge) -> Verdict:
     )
 
 
-def _call_facts(record: TrialRecord, task: Task, judge: Judge) -> list[CallFact]:
+def _writes(task: Task, judge: Judge) -> Callable[[str], bool]:
+    """Whether a tool changes state: the domain's own word for built-in suites; any tool, otherwise."""
     tools = judge.suite.domain_of(task).tools if isinstance(judge.suite, Suite) else None
-    return [
-        CallFact(
-            e.tool_name or "",
-            not e.is_error,
-            (e.tool_name or "") in tools and tools[e.tool_name or ""].writes if tools is not None else True,
-            e.error_kind,
-        )
-        for e in record.transcript.tool_results()
-    ]
+    if tools is None:
+        return lambda name: True
+    return lambda name: name in tools and tools[name].writes

@@ -2,9 +2,10 @@
 
 The episode loop of `statebox run` owns its agent; here the agent is outside (a trainer's policy),
 so each tool call or message arrives as a step. The transcript, the limits and the judgement are
-the same as in `statebox run`: the task's limits, the backend's verdict on the end state (for
-ThinkingBox-Bench the benchmark's hash rule, with statebox's typed discrepancies), the trace
-checks, and a failure signature. The backend is held open in a task of its own (`HeldContext`),
+the same as in `statebox run`: the task's limits, and the one verdict document of `runner/judging.py`
+(the end state — for ThinkingBox-Bench the benchmark's hash rule, with statebox's typed
+discrepancies —, the trace checks, the rubrics when a judge model is configured, the simulated
+customer's faults, a failure signature). The backend is held open in a task of its own (`HeldContext`),
 so any request may step or close the episode.
 """
 
@@ -16,12 +17,11 @@ from typing import Any
 
 from statebox.agents.transcript import Entry, ToolCallEntry, Transcript
 from statebox.judge import JudgingRules, Verdict
-from statebox.judge.signatures import CallFact, failure_signature
-from statebox.judge.trace import with_trace_checks
 from statebox.openenv.shaped import shaped_reward
 from statebox.runner.backend import AttemptBackend, OutcomeInputs
 from statebox.runner.hosted import AttemptSurface
-from statebox.runner.hosted_suite import HeldContext, attempt_lifetime
+from statebox.runner.hosted_suite import HeldContext, HostedJudging, attempt_lifetime
+from statebox.runner.judging import JudgingInputs, VerdictDocument, judge_verdict
 from statebox.tasks import Task
 from statebox.tools import ToolOutcome, ToolSpec, ToolSurface
 from statebox.users.base import SimulatedCustomer
@@ -34,30 +34,39 @@ class EpisodeOver(RuntimeError):
 
 @dataclass
 class EpisodeOutcome:
-    """How the episode ended and what the judge made of it."""
+    """How the episode ended and what the judge made of it (the verdict document of `statebox run`)."""
 
-    verdict: Verdict
-    signature: str | None
+    document: VerdictDocument
     finish_reason: str
     customer_end_reason: str | None
     effects: dict[str, Any]
-    reward: float  # 1.0 passed, 0.0 failed: the verdict of `statebox run`
     shaped_reward: float | None = None  # only when asked for
 
+    @property
+    def reward(self) -> float:
+        """1.0 passed, 0.0 failed: the document's `passed`."""
+        return 1.0 if self.document.passed else 0.0
+
+    @property
+    def signature(self) -> str | None:
+        return self.document.signature
+
     def info(self) -> dict[str, Any]:
-        """The verdict as JSON: typed discrepancies, the failure signature, why it ended."""
+        """The verdict document under `verdict`, with its headline fields, the reward and why it ended."""
+        document = self.document.model_dump(mode="json")
         return {
-            "passed": self.verdict.passed,
+            "passed": self.document.passed,
             "reward": self.reward,
             "shaped_reward": self.shaped_reward,
-            "signature": self.signature,
+            "signature": self.document.signature,
             "finish_reason": self.finish_reason,
             "customer_end_reason": self.customer_end_reason,
-            "discrepancies": [d.model_dump() for d in self.verdict.discrepancies],
-            "state_hash": self.verdict.state_hash,
-            "expected_hash": self.verdict.expected_hash,
+            "discrepancies": document["discrepancies"],
+            "state_hash": self.document.state_hash,
+            "expected_hash": self.document.expected_hash,
             "effects": self.effects,
-            "rubrics_judged": False,
+            "rubrics_judged": self.document.rubrics.status == "judged",
+            "verdict": document,
         }
 
 
@@ -77,6 +86,7 @@ class Episode:
     backend: AttemptBackend
     customer: SimulatedCustomer
     shaped: ShapedInputs | None = None
+    judging: HostedJudging = field(default_factory=HostedJudging)
     transcript: Transcript = field(default_factory=Transcript)
     outcome: EpisodeOutcome | None = None
     _started: float = field(default_factory=time.monotonic)
@@ -94,7 +104,7 @@ class Episode:
     async def start(self) -> Episode:
         """Open the attempt's state (a world session, or the task's tool servers initialised)."""
         tools = await self._held.open()
-        self._surface = AttemptSurface(tools, None, self.task.opening_message)
+        self._surface = AttemptSurface(tools, None, self.task.opening_message, logs_calls=False)  # logged here
         self.actions = self.backend.customer_actions()
         return self
 
@@ -161,26 +171,20 @@ class Episode:
         if self.outcome is not None:
             return self.outcome
         self.transcript.finish_reason = reason
+        judge = self.judging.rubric_judge(self.task)
         try:
-            state = await self.backend.outcome(OutcomeInputs(self.transcript))
+            state = await self.backend.outcome(OutcomeInputs(self.transcript, judge))
         finally:
             await self._held.close()
-        verdict = with_trace_checks(state.verdict, self.task, self.transcript)
-        facts = [
-            CallFact(e.tool_name or "", not e.is_error, self.backend.writes(e.tool_name or ""), e.error_kind)
-            for e in self.transcript.tool_results()
-        ]
-        signature = failure_signature(facts, verdict, rubrics_passed=True, required_effects=state.required_effects,
-                                      finish_reason=reason)
+        inputs = JudgingInputs(self.task, state, self.transcript, self.backend.writes)
+        document = await judge_verdict(inputs, judge, self.judging.rubrics_on)
         shaped = self.shaped
         self.outcome = EpisodeOutcome(
-            verdict=verdict,
-            signature=signature,
+            document=document,
             finish_reason=reason,
             customer_end_reason=self.transcript.customer_end_reason,
             effects=state.effects,
-            reward=1.0 if verdict.passed else 0.0,
-            shaped_reward=shaped_reward(verdict, shaped.required, shaped.rules) if shaped is not None else None,
+            shaped_reward=_shaped(document, shaped) if shaped is not None else None,
         )
         return self.outcome
 
@@ -195,3 +199,9 @@ class Episode:
     def _log(self, entry: Entry) -> None:
         entry.at_s = round(time.monotonic() - self._started, 6)
         self.transcript.entries.append(entry)
+
+
+def _shaped(document: VerdictDocument, shaped: ShapedInputs) -> float:
+    verdict = Verdict(passed=document.passed, discrepancies=document.discrepancies,
+                      state_hash=document.state_hash, expected_hash=document.expected_hash)  # fmt: skip
+    return shaped_reward(verdict, shaped.required, shaped.rules)

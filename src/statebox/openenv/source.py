@@ -15,7 +15,7 @@ from statebox.llm.client import ModelClient
 from statebox.openenv.episode import Episode, ShapedInputs
 from statebox.openenv.splits import Split, in_split, split_of
 from statebox.runner.backend import WorldBackend
-from statebox.runner.hosted_suite import SuiteHost
+from statebox.runner.hosted_suite import HostedJudging, SuiteHost
 from statebox.tasks import Suite, Task
 from statebox.tasks.provider import TaskSet
 from statebox.users.base import SimulatedCustomer
@@ -43,6 +43,7 @@ class EpisodeSource:
     split: Split | None = None
     shaped: bool = False
     customer_client: ModelClient | None = None
+    judge_client: ModelClient | None = None  # rubric questions (and a suite's judge questions); None: not judged
     idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S
     clock: Callable[[], float] = time.monotonic
     on_expired: Callable[[Idle], Awaitable[None]] | None = None  # e.g. free the server's session slot
@@ -99,7 +100,8 @@ class EpisodeSource:
         if self.shaped and isinstance(backend, WorldBackend) and isinstance(self.suite, Suite):
             shaped = ShapedInputs(backend.required, rules_for(self.suite, task))
         self._prepared.add(task.id)
-        return await Episode(task, backend, self.customer(task), shaped=shaped).start()
+        judging = HostedJudging(self.judge_client, self.suite.rubrics_on)
+        return await Episode(task, backend, self.customer(task), shaped=shaped, judging=judging).start()
 
     def customer(self, task: Task) -> SimulatedCustomer:
         if self.customer_client is None:

@@ -9,12 +9,11 @@ from typing import cast
 
 from statebox.agents.base import Agent, AttemptContext
 from statebox.agents.transcript import Entry, Transcript
-from statebox.judge.fidelity import simulator_faults
-from statebox.judge.rubrics import RubricJudge, RubricResult
-from statebox.judge.signatures import CallFact, failure_signature
-from statebox.judge.trace import with_trace_checks
+from statebox.judge.rubrics import RubricJudge
+from statebox.judge.signatures import CallFact
 from statebox.llm.meter import Meter
 from statebox.runner.backend import AttemptBackend, OutcomeInputs, ToolTransport, WorldBackend, direct_transport
+from statebox.runner.judging import JudgingInputs, judge_verdict, record_fields
 from statebox.runner.record import FinishReason, TrialRecord, attempt_seed, trial_id
 from statebox.tasks import Suite, Task
 from statebox.tasks.provider import TaskSet
@@ -64,21 +63,12 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
                 transcript.finish_reason = "time_budget"
         t_conv = time.perf_counter()
         state = await backend.outcome(OutcomeInputs(transcript, plan.rubric_judge))
-        rubrics = await _rubrics(plan, transcript)
+        judging = JudgingInputs(task, state, transcript, backend.writes, customer=plan.customer is not None,
+                                replay=not plan.agent.converses)  # fmt: skip
+        document = await judge_verdict(judging, plan.rubric_judge, plan.suite.rubrics_on)
         t_judged = time.perf_counter()
     finally:
         await backend.aclose()
-    verdict = with_trace_checks(state.verdict, task, transcript) if plan.agent.converses else state.verdict
-    faults = simulator_faults(task, transcript) if plan.customer is not None else []
-    rubrics_ok = all(r.passed for r in rubrics)
-    facts = _call_facts(transcript, backend)
-    signature = failure_signature(
-        facts,
-        verdict,
-        rubrics_passed=rubrics_ok,
-        required_effects=state.required_effects,
-        finish_reason=transcript.finish_reason,
-    )
     meters = _meters(plan, transcript)
     return TrialRecord(
         trial_id=plan.trial_id,
@@ -90,16 +80,10 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
         user=plan.customer.name if plan.customer else None,
         repeat=plan.repeat,
         seed=seed,
-        passed=verdict.passed and rubrics_ok,
-        state_passed=state.verdict.passed,  # the end state alone (trace checks aside)
         finish_reason=cast(FinishReason | None, transcript.finish_reason),  # pydantic checks the value
         customer_end_reason=cast(EndReason | None, transcript.customer_end_reason),
-        signature=signature,
-        successful_writes=sum(1 for c in facts if c.ok and c.writes),  # the signature's own write facts
-        discrepancies=verdict.discrepancies,
-        not_judged=state.not_judged,
-        simulator_faults=faults,
-        rubrics=rubrics,
+        successful_writes=sum(1 for c in _call_facts(transcript, backend) if c.ok and c.writes),
+        **record_fields(document),  # the verdict document's fields (runner/judging.py)
         usage={role: m.usage for role, m in meters.items()},
         cost_usd={role: m.cost_usd for role, m in meters.items()},
         timings={
@@ -109,8 +93,6 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
             "total_s": t_judged - t0,
         },
         effects=state.effects,
-        state_hash=verdict.state_hash,
-        expected_hash=verdict.expected_hash,
         task_hash=plan.task_hash or task.content_hash(),
         transcript=transcript,
     )
@@ -153,12 +135,6 @@ async def _converse(plan: AttemptPlan, ctx: AttemptContext, actions: CustomerAct
             return
         message = answer.text
     transcript.finish_reason = "max_turns"
-
-
-async def _rubrics(plan: AttemptPlan, transcript: Transcript) -> list[RubricResult]:
-    if not plan.task.rubrics or plan.rubric_judge is None:
-        return []
-    return await plan.rubric_judge.judge(plan.task.rubric_questions(), transcript, plan.suite.rubrics_on)
 
 
 def spent(plan: AttemptPlan) -> dict[str, Meter]:

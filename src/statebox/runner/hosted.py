@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from statebox.agents.transcript import Entry, Transcript
+from statebox.agents.transcript import Entry, ToolCallEntry, Transcript
 from statebox.llm.client import ModelClient
 from statebox.mcp.hosted import is_reserved
 from statebox.tasks import Task
@@ -51,11 +51,14 @@ class AttemptSurface:
         customer: SimulatedCustomer | None,
         opening_message: str,
         actions: CustomerActions | None = None,
+        *,
+        logs_calls: bool = True,
     ) -> None:
         self.tools = tools
         self.customer = customer
         self.actions = actions
         self.calls = 0  # tool calls that reached the tools
+        self.logs_calls = logs_calls  # False: the caller keeps its own transcript of the calls (an OpenEnv episode)
         self.transcript = Transcript(entries=[Entry(role="customer", content=opening_message)])
 
     def list_tools(self) -> list[ToolSpec]:
@@ -66,9 +69,20 @@ class AttemptSurface:
         if name == REPLY_TOOL.name and self.customer is not None:
             return await self._reply(str(arguments.get("message", "")))
         if is_reserved(name):
-            return unknown_tool(name, [s.name for s in self.list_tools()])
+            return self._logged(name, arguments, unknown_tool(name, [s.name for s in self.list_tools()]))
         self.calls += 1
-        return await self.tools.call_tool(name, arguments)
+        return self._logged(name, arguments, await self.tools.call_tool(name, arguments))
+
+    def _logged(self, name: str, arguments: dict[str, Any], outcome: ToolOutcome) -> ToolOutcome:
+        """The call and its result in the transcript, as `statebox run` logs them, for the trace checks."""
+        if self.logs_calls:
+            call_id = f"call-{len(self.transcript.entries)}"
+            call = ToolCallEntry(id=call_id, name=name, arguments=dict(arguments))
+            self.transcript.entries.append(Entry(role="agent", tool_calls=[call]))
+            result = Entry(role="tool", tool_call_id=call_id, tool_name=name, content=outcome.text,
+                           is_error=outcome.is_error, error_kind=outcome.error_kind)  # fmt: skip
+            self.transcript.entries.append(result)
+        return outcome
 
     async def _reply(self, message: str) -> ToolOutcome:
         assert self.customer is not None

@@ -16,12 +16,15 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from statebox.judge.rubrics import RubricJudge, RubricScope
 from statebox.llm.client import ModelClient
 from statebox.runner.backend import AttemptBackend, OutcomeInputs, StateOutcome, WorldBackend
 from statebox.runner.errors import CampaignError
 from statebox.runner.hosted import AttemptSurface, make_customer
+from statebox.runner.judging import JudgingInputs, VerdictDocument, judge_verdict
 from statebox.runner.source import AttemptSource, WorldSource, source_for
 from statebox.tasks import Suite, Task
 from statebox.tasks.provider import TaskSet, provider_for, suite_providers
@@ -146,12 +149,34 @@ class SuiteHost:
             await held.close()
 
 
+@dataclass(frozen=True)
+class HostedJudging:
+    """What a hosted attempt's verdict may ask of a judge model: its client (None: rubrics not judged, said so)."""
+
+    judge_client: ModelClient | None = None
+    rubrics_on: RubricScope = "conversation"
+
+    def rubric_judge(self, task: Task) -> RubricJudge | None:
+        """A judge for one verdict of `task`, when it asks the judge model and there is one."""
+        if self.judge_client is None or not task.asks_judge_model():
+            return None
+        return RubricJudge(self.judge_client)
+
+
 class BackendAttempt:
     """One hosted attempt of any suite on its `AttemptBackend`; `open()` it before serving it."""
 
-    def __init__(self, suite: str, task: Task, backend: AttemptBackend, customer: SimulatedCustomer | None) -> None:
+    def __init__(
+        self,
+        suite: str,
+        task: Task,
+        backend: AttemptBackend,
+        customer: SimulatedCustomer | None,
+        judging: HostedJudging | None = None,
+    ) -> None:
         self.id = secrets.token_urlsafe(24)
         self.suite_name, self.task, self.backend, self.customer = suite, task, backend, customer
+        self.judging = judging or HostedJudging()
         self.policy = backend.policy
         self.opening_message = task.opening_message
         self.closed = False
@@ -187,20 +212,20 @@ class BackendAttempt:
         """The judge's view of the end state so far (the attempt stays open)."""
         if self.closed or self.channel is None:
             raise RuntimeError(f"the attempt of {self.task.id!r} is closed")
-        return await self.backend.outcome(OutcomeInputs(self.channel.transcript))
+        return await self.backend.outcome(OutcomeInputs(self.channel.transcript, self.judging.rubric_judge(self.task)))
+
+    async def verdict(self) -> tuple[StateOutcome, VerdictDocument]:
+        """The end state so far and the verdict document on it (`runner/judging.py`, as `statebox run` judges)."""
+        state = await self.outcome()
+        assert self.channel is not None
+        inputs = JudgingInputs(self.task, state, self.channel.transcript, self.backend.writes,
+                               customer=self.customer is not None)  # fmt: skip
+        return state, await judge_verdict(inputs, self.judging.rubric_judge(self.task), self.judging.rubrics_on)
 
     async def result(self) -> dict[str, Any]:
-        state = await self.outcome()
-        verdict = state.verdict
-        return {
-            "task": self.task.id,
-            "effects": state.effects,
-            "verdict": {
-                "passed": verdict.passed,
-                "discrepancies": [d.model_dump() for d in verdict.discrepancies],
-                "state_hash": verdict.state_hash,
-            },
-        }
+        """`{"task", "effects", "verdict"}`: the verdict is the verdict document (docs/contracts.md)."""
+        state, document = await self.verdict()
+        return {"task": self.task.id, "effects": state.effects, "verdict": document.model_dump(mode="json")}
 
     async def close(self) -> None:
         if not self.closed:
@@ -219,9 +244,12 @@ class HostedAttemptFactory:
     and its `SuiteHost` started on first use; `aclose()` closes the hosts (after the attempts).
     """
 
-    def __init__(self, open_suite: SuiteOpener, user_client: ModelClient | None = None) -> None:
+    def __init__(
+        self, open_suite: SuiteOpener, user_client: ModelClient | None = None, judge_client: ModelClient | None = None
+    ) -> None:
         self.open_suite = open_suite
         self.user_client = user_client
+        self.judge_client = judge_client
         self._hosts: dict[str, SuiteHost] = {}
         self._lock = asyncio.Lock()
 
@@ -248,7 +276,8 @@ class HostedAttemptFactory:
         except CampaignError as e:
             raise ValueError(str(e)) from None
         try:
-            return await BackendAttempt(suite_name, task, backend, customer).open()
+            judging = HostedJudging(self.judge_client, host.suite.rubrics_on)
+            return await BackendAttempt(suite_name, task, backend, customer, judging).open()
         except BaseExceptionGroup as group:  # the MCP client's task groups wrap what starting a server raised
             raise _single(group) from None
 

@@ -1,7 +1,8 @@
 """The scorer (statebox's verdict of the attempt), an epoch reducer that keeps the pass count, and pass^k.
 
-Scores are `C`/`I`; the metadata carries what a trial record carries: the failure signature, the
-typed discrepancies, the effects, the state hashes, the finish reason. Across epochs the
+Scores are `C`/`I` (the verdict document's `passed`); the metadata carries what a trial record carries:
+the verdict document under `verdict`, and beside it the failure signature, the typed discrepancies, the
+effects, the state hashes, the finish reason. Across epochs the
 `pass_tally` reducer keeps n (attempts) and c (passes) per sample, and `pass_hat_k` turns them
 into statebox's unbiased pass^k for every k up to the epochs run (statebox.metrics.estimators).
 """
@@ -26,6 +27,7 @@ from inspect_ai.solver import TaskState
 
 from statebox.integrations.inspect_task.solver import TRIAL_KEY
 from statebox.metrics.estimators import pass_hat_k as pass_hat_k_estimate
+from statebox.runner.judging import verdict_of_record
 from statebox.runner.record import TrialRecord
 
 
@@ -43,6 +45,7 @@ def trial_metadata(record: TrialRecord) -> dict[str, object]:
         "state_hash": record.state_hash,
         "expected_hash": record.expected_hash,
         "task_hash": record.task_hash,
+        "verdict": verdict_of_record(record).model_dump(mode="json"),  # the verdict document (docs/contracts.md)
     }
 
 

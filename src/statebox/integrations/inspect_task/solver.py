@@ -36,6 +36,7 @@ def statebox_attempt(runtime: SuiteRuntime) -> Solver:
             repeat=state.epoch - 1,
             time_budget_s=runtime.time_budget_s,
             backend=runtime.backend(task),
+            rubric_judge=runtime.rubric_judge(task),
         )
         record = await run_attempt(plan)
         state.store.set(TRIAL_KEY, record.model_dump(mode="json"))

@@ -13,21 +13,33 @@ from inspect_ai.dataset import Sample
 from statebox.integrations.inspect_task.runtime import SuiteRuntime
 from statebox.integrations.inspect_task.scorer import pass_tally, statebox_judge
 from statebox.integrations.inspect_task.solver import statebox_attempt
+from statebox.llm.client import make_client
 from statebox.tasks import Suite
 from statebox.tasks.suite import load_suite
 
 
 def statebox_task(
-    suite: str | Suite, tasks: str | list[str] | None = None, epochs: int = 1, time_budget_s: float = 600.0
+    suite: str | Suite,
+    tasks: str | list[str] | None = None,
+    epochs: int = 1,
+    time_budget_s: float = 600.0,
+    judge_model: str | None = None,
+    base_url: str | None = None,
 ) -> Task:
-    """An Inspect task over a built-in suite (by name or loaded), optionally narrowed by task-id globs."""
+    """An Inspect task over a built-in suite (by name or loaded), optionally narrowed by task-id globs.
+
+    `judge_model` (statebox's PROVIDER:MODEL, `base_url` for an openai: one) judges the rubric questions;
+    without it they are not judged, and every verdict document says so.
+    """
     loaded = load_suite(suite) if isinstance(suite, str) else suite
     patterns = tasks.split(",") if isinstance(tasks, str) else tasks
     if patterns:
         loaded = loaded.select(patterns)
         if not loaded.tasks:
             raise ValueError(f"suite {loaded.name!r}: no task matches {', '.join(patterns)}")
-    runtime = SuiteRuntime(loaded, time_budget_s=time_budget_s)
+    judge = make_client(judge_model, base_url=base_url if judge_model.startswith("openai:") else None) \
+        if judge_model else None  # fmt: skip
+    runtime = SuiteRuntime(loaded, time_budget_s=time_budget_s, judge_client=judge)
     samples = [
         Sample(
             id=t.id,
@@ -48,9 +60,16 @@ def statebox_task(
 
 
 @task
-def suite(name: str = "builtin", tasks: str | None = None, epochs: int = 1, time_budget_s: float = 600.0) -> Task:
-    """Any built-in suite by name (a domain, or `builtin` for all of them)."""
-    return statebox_task(name, tasks, epochs, time_budget_s)
+def suite(
+    name: str = "builtin",
+    tasks: str | None = None,
+    epochs: int = 1,
+    time_budget_s: float = 600.0,
+    judge_model: str | None = None,
+    base_url: str | None = None,
+) -> Task:
+    """Any built-in suite by name (a domain, or `builtin` for all of them); `-T judge_model=...` judges rubrics."""
+    return statebox_task(name, tasks, epochs, time_budget_s, judge_model, base_url)
 
 
 @task
