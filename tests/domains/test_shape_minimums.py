@@ -37,7 +37,6 @@ NOT_YET = {
     ("neobank", "near_duplicate_cluster"): "5 vs <= 2",
     ("retail", "write_sequences"): "28 vs >= 40",
     ("retail", "helpdesk_share"): "27.1% vs <= 15%",
-    ("retail", "near_duplicate_cluster"): "4 vs <= 2",
     ("travel", "write_sequences"): "29 vs >= 40",
     ("travel", "helpdesk_share"): "25.4% vs <= 15%",
     ("travel", "near_duplicate_cluster"): "5 vs <= 2",
