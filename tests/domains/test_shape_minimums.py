@@ -35,7 +35,6 @@ NOT_YET = {
     ("neobank", "write_sequences"): "24 vs >= 40",
     ("neobank", "helpdesk_share"): "41.7% vs <= 15%",
     ("neobank", "near_duplicate_cluster"): "5 vs <= 2",
-    ("retail", "helpdesk_share"): "27.1% vs <= 15%",
     ("travel", "write_sequences"): "29 vs >= 40",
     ("travel", "helpdesk_share"): "25.4% vs <= 15%",
     ("travel", "near_duplicate_cluster"): "5 vs <= 2",
