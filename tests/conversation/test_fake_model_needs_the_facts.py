@@ -18,7 +18,7 @@ from statebox.tasks import Suite, Task
 
 # A task none of whose writes a verify_before check guards: the tasks without facts below are judged
 # without them too, and no customer could establish identity there.
-TASK = "insists_on_a_person_customer_care_handoff_standard"
+TASK = "account_taken_over_cancel_request_security_handoff"
 
 
 @pytest.fixture(scope="module")
