@@ -15,8 +15,9 @@ Cost per attempt: agent $0.01 (retail) or $0.02 (insurance), user $0.002, judge 
 from __future__ import annotations
 
 import json
+import os
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,44 @@ def write_run(
     if errors:
         (path / "errors.jsonl").write_text("".join(e.model_dump_json() + "\n" for e in errors))
     return path
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _require_browser() -> Any:
+    """Playwright's sync API, or skip (locally) / fail (in CI) naming what is missing."""
+    problem = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        problem = "the playwright Python package is not installed (pip install -e '.[dev]')"
+    if problem is None and not CHROMIUM.exists():
+        problem = f"{CHROMIUM} is missing: apt-get install -y chromium"
+    if problem is not None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"the HTML report browser test cannot run in CI: {problem}")
+        pytest.skip(problem)
+    return sync_playwright
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium per test module (the browser tests' pages open in it)."""
+    sync_playwright = _require_browser()
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
 
 
 class Synth:

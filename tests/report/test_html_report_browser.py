@@ -7,7 +7,6 @@ records. In CI (CI=true) a missing browser fails this module; elsewhere it is sk
 from __future__ import annotations
 
 import json
-import os
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,34 +28,8 @@ from statebox.report.html_chunks import ChunkLimits
 from statebox.report.runs import load_runs
 from statebox.runner.record import TrialRecord
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 MODELS = ("openai:gpt-test", "anthropic:claude-test")
 LOADED = '#attempt-view[data-loaded="true"]'  # set once the attempt's chunk is read and its detail drawn
-
-
-def _require_browser() -> Any:
-    """Playwright's sync API, or skip (locally) / fail (in CI) naming what is missing."""
-    problem = None
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        problem = "the playwright Python package is not installed (pip install -e '.[dev]')"
-    if problem is None and not CHROMIUM.exists():
-        problem = f"{CHROMIUM} is missing: apt-get install -y chromium"
-    if problem is not None:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(f"the HTML report browser test cannot run in CI: {problem}")
-        pytest.skip(problem)
-    return sync_playwright
 
 
 def _trials(synth: Any) -> list[TrialRecord]:
@@ -93,15 +66,6 @@ class Opened:
     directory: Path
     problems: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_playwright = _require_browser()
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -21,14 +21,15 @@ from statebox.judge.fidelity import SimulatorFault
 from statebox.judge.rubrics import RubricResult
 from statebox.judge.verdict import Discrepancy
 from statebox.report.trial_summary import TrialSummary
-from statebox.runner.record import FinishReason
+from statebox.runner.record import FinishReason, trial_id
 from statebox.users.base import EndReason
 
 CHUNK_FUNCTION = "stateboxChunk"
 CHUNK_FILE = "attempts-{:04d}.js"
 
 # An attempt's index row in the page: [repeat, passed (0/1), signature (index into the run's
-# `signatures`, -1 for none), chunk number, slot in the chunk, simulator fault kinds].
+# `signatures`, -1 for none), chunk number, slot in the chunk, simulator fault kinds], then the trial id
+# (what an `#attempt=TRIAL` link names) only when it is not the usual suite/task/agent/model/repeat.
 IndexRow = list[Any]
 Escape = Callable[[Any], str]
 
@@ -86,7 +87,9 @@ class Chunker:
 def index_row(t: TrialSummary, signatures: dict[str, int], where: tuple[int, int]) -> IndexRow:
     """What the task table, the attempt buttons and the filters need of an attempt."""
     signature = -1 if t.signature is None else signatures.setdefault(t.signature, len(signatures))
-    return [t.repeat, int(t.passed), signature, where[0], where[1], list(t.faults)]
+    row = [t.repeat, int(t.passed), signature, where[0], where[1], list(t.faults)]
+    usual = trial_id(t.suite, t.task_id, t.agent, t.model, t.repeat)
+    return row if t.trial_id == usual else [*row, t.trial_id]
 
 
 def report_id(parts: Iterator[str]) -> str:

@@ -162,7 +162,8 @@ function signatureChart(runs) {
   runs.forEach((run, i) => {
     const sigs = run.summary.signatures, failed = Object.values(sigs).reduce((a, b) => a + b, 0);
     const y = 8 + i * rowH;
-    root.append(svgEl("text", { class: "axis-label", x: left - 10, y: y + 15, "text-anchor": "end" }, run.label));
+    root.append(svgEl("text", { class: "axis-label", x: left - 10, y: y + 15, "text-anchor": "end", "data-model": run.label },
+      shortLabel(run.label, 21), svgEl("title", {}, run.label)));
     if (!failed) {
       root.append(svgEl("text", { x: left, y: y + 15 }, "no failed attempts"));
       return;

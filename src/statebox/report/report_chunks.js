@@ -2,10 +2,12 @@
 // inlined as JSON when the report has one chunk, else a script file beside the page that calls
 // stateboxChunk(reportId, number, attempts) (a <script src> works from file://, where fetch() does not).
 
-// An index row as the task table and the attempt buttons use it (layout: html_chunks.py IndexRow).
-function indexAttempt(row, signatures) {
-  const [repeat, passed, signature, chunk, slot, faultKinds] = row;
-  return { repeat, passed: passed === 1, signature: signature < 0 ? null : signatures[signature], chunk, slot, faultKinds };
+// An index row as the task table and the attempt buttons use it (layout: html_chunks.py IndexRow); the
+// trial id is in the row only when it is not the usual suite/task/agent/model/repeat (runner/record.py).
+function indexAttempt(row, run, taskId) {
+  const [repeat, passed, signature, chunk, slot, faultKinds, unusualId] = row;
+  const s = run.summary, trialId = unusualId || `${s.suite}/${taskId}/${s.agent}/${s.model || "-"}/${repeat}`;
+  return { repeat, passed: passed === 1, signature: signature < 0 ? null : run.signatures[signature], chunk, slot, faultKinds, trialId };
 }
 
 function chunkFileName(number) {

@@ -53,6 +53,13 @@ function show(value) {
   return value === undefined ? "" : JSON.stringify(value);
 }
 
+// A label cut in the middle to at most `max` characters ("provider…name-1"), for a chart's fixed margin.
+function shortLabel(label, max) {
+  if (label.length <= max) return label;
+  const tail = Math.ceil((max - 1) / 2);
+  return label.slice(0, max - 1 - tail) + "…" + label.slice(label.length - tail);
+}
+
 function colorOf(index) {
   return PALETTE[index % PALETTE.length];
 }

@@ -19,12 +19,12 @@ function drilldown(runs, load) {
     taskBody));
 
   // The selected run's tasks with their index rows read into attempt objects (once per run).
-  function runTasks() {
-    if (!indexes.has(state.run)) {
-      const run = runs[state.run];
-      indexes.set(state.run, run.tasks.map((t) => ({ ...t, attempts: t.attempts.map((row) => indexAttempt(row, run.signatures)) })));
+  function runTasks(i = state.run) {
+    if (!indexes.has(i)) {
+      const run = runs[i];
+      indexes.set(i, run.tasks.map((t) => ({ ...t, attempts: t.attempts.map((row) => indexAttempt(row, run, t.task_id)) })));
     }
-    return indexes.get(state.run);
+    return indexes.get(i);
   }
 
   function tasks() {
@@ -57,8 +57,8 @@ function drilldown(runs, load) {
         el("td", {}, el("div", { class: "dots" },
           task.attempts.map((a) => el("span", { class: "dot " + outcomeClass(a), title: `#${a.repeat} ${outcomeLabel(a)}` })),
           task.errors.map((e) => el("span", { class: "dot error", title: `#${e.repeat} infrastructure error: ${e.kind}` })))));
-      row.addEventListener("click", () => selectTask(task.task_id));
-      row.addEventListener("keydown", (ev) => { if (ev.key === "Enter") selectTask(task.task_id); });
+      row.addEventListener("click", () => { selectTask(task.task_id); linkTo("task", task.task_id); });
+      row.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { selectTask(task.task_id); linkTo("task", task.task_id); } });
       taskBody.append(row);
     }
   }
@@ -81,7 +81,7 @@ function drilldown(runs, load) {
         const b = el("button", {
           class: `attempt ${outcomeClass(a)}${a.repeat === state.repeat ? " selected" : ""}`, "data-repeat": a.repeat, type: "button",
         }, `#${a.repeat} ${flagged(a) ? "⚑ simulator fault" : a.passed ? "✓ passed" : "✗ " + (a.signature || "failed")}`);
-        b.addEventListener("click", () => selectTask(task.task_id, a.repeat));
+        b.addEventListener("click", () => { selectTask(task.task_id, a.repeat); linkTo("attempt", a.trialId); });
         return b;
       }),
       task.errors.map((e) => el("button", { class: "attempt", disabled: true, type: "button", title: e.message }, `#${e.repeat} ⚠ ${e.kind}`)));
@@ -124,10 +124,58 @@ function drilldown(runs, load) {
     if (firstFailing) selectTask(firstFailing.task_id);
     else renderAttempts(null);
   }
-  start();
+
+  // `#task=ID` or `#attempt=TRIAL`: that task (in the shown run if it has it) or that attempt, scrolled to.
+  function openFragment() {
+    const link = parseFragment(location.hash);
+    if (!link) return false;
+    const found = findLinked(runs, runTasks, link, state.run);
+    if (!found) {
+      start();
+      attemptView.prepend(el("p", { class: "load-error", id: "fragment-error" }, `This report has no ${link.kind} ${link.id}.`));
+      return true;
+    }
+    state.run = found.run; runSelect.value = String(found.run);
+    Object.assign(state, { domain: "", search: "", failing: false });
+    search.value = ""; failing.checked = false;
+    renderDomains();
+    renderTasks();
+    selectTask(found.task, found.repeat);
+    requestAnimationFrame(() => (link.kind === "task" ? table : attemptView).scrollIntoView({ block: "start" }));
+    return true;
+  }
+
+  window.addEventListener("hashchange", openFragment);
+  if (!openFragment()) start();
   return card("drilldown", "Tasks and attempts",
-    "Click a task, then an attempt: its transcript beside its state diff — what the agent changed against what was required.",
+    "Click a task, then an attempt: its transcript beside its state diff — what the agent changed against what was required. The address bar then links straight to it (#task=ID, #attempt=TRIAL).",
     controls, table, attemptView);
+}
+
+// {kind: "task" | "attempt", id} of a `#task=ID` / `#attempt=TRIAL` fragment, or null.
+function parseFragment(hash) {
+  const m = /^#(task|attempt)=(.+)$/.exec(hash || "");
+  if (!m) return null;
+  try { return { kind: m[1], id: decodeURIComponent(m[2]) }; } catch { return { kind: m[1], id: m[2] }; }
+}
+
+// Where a link points: {run, task, repeat}, looking in the preferred run first; null when nowhere.
+function findLinked(runs, tasksOf, link, preferred) {
+  const order = [preferred, ...runs.map((_, i) => i).filter((i) => i !== preferred)];
+  for (const i of order) {
+    for (const t of tasksOf(i)) {
+      if (link.kind === "task" && t.task_id === link.id) return { run: i, task: t.task_id, repeat: undefined };
+      const a = link.kind === "attempt" ? t.attempts.find((x) => x.trialId === link.id) : null;
+      if (a) return { run: i, task: t.task_id, repeat: a.repeat };
+    }
+  }
+  return null;
+}
+
+// The address bar names what the reader clicked, so it can be copied as a link; no history entry.
+function linkTo(kind, id) {
+  if (id === undefined || id === null) return;
+  try { history.replaceState(null, "", `#${kind}=${encodeURIComponent(id)}`); } catch { /* a page without history */ }
 }
 
 // An attempt (from the index) whose simulated customer misplayed: neither a pass nor an agent failure.
@@ -176,7 +224,15 @@ function discrepancyView(items) {
     el("thead", {}, el("tr", {}, ["kind", "table", "key", "field", "expected", "actual"].map((h) => el("th", {}, h)))),
     el("tbody", {}, items.map((d) => el("tr", { class: "discrepancy " + d.kind, "data-kind": d.kind },
       el("td", { class: "kind" }, d.kind), el("td", {}, d.table), el("td", { class: "value" }, show(d.key)),
-      el("td", {}, d.field === null ? "–" : d.field), el("td", { class: "value" }, show(d.expected)), el("td", { class: "value" }, show(d.actual)))))));
+      el("td", {}, d.field === null ? "–" : d.field), valueCell(d.expected), valueCell(d.actual))))));
+}
+
+// A discrepancy's value: a whole row (a missing or extra effect) one field a line, anything else as shown.
+function valueCell(value) {
+  const isRow = value !== null && typeof value === "object" && !Array.isArray(value);
+  if (!isRow) return el("td", { class: "value" }, show(value));
+  return el("td", { class: "value row-value" },
+    Object.entries(value).map(([name, v]) => el("div", { class: "row-field" }, el("span", { class: "muted" }, `${name}: `), show(v))));
 }
 
 function rubricView(rubrics) {

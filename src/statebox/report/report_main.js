@@ -35,7 +35,7 @@ function leaderboard(runs) {
     el("thead", {}, el("tr", {}, head.map((h, j) => el("th", { class: j >= 2 ? "num" : null }, h)))), el("tbody", {}, rows));
   return card("leaderboard", "Leaderboard",
     "Ranked by pass@1, with 95% intervals. pass^n: the chance that all n attempts of a task pass (unbiased); the plug-in (c/n)^n is biased upward and shown only for comparison. all n pass: tasks with exactly n finished attempts, every one passed, over all tasks (short tasks never count). sim. faults: attempts the simulated customer spoiled, left out like infrastructure errors. Costs are the agent's spend, errored and spoiled attempts included: $/success is spend / passed attempts, $/dependable is spend / dependable tasks.",
-    el("div", { style: "overflow-x:auto" }, table));
+    el("div", { style: "overflow-x:auto", "data-scroll": true }, table));
 }
 
 // "passed/attempts" under a rate.
@@ -67,7 +67,7 @@ function ciSpan(ci, format) {
 function domainTable(runs) {
   const domains = [...new Set(runs.flatMap((r) => Object.keys(r.summary.by_domain)))].sort();
   if (domains.length < 2) return null;
-  return card("domains", "By domain", "Per domain: pass@1, pass@n and pass^n with their 95% intervals and passed/attempts, and $/success with its interval and denominator.", el("div", { style: "overflow-x:auto" }, el("table", { id: "domain-table" },
+  return card("domains", "By domain", "Per domain: pass@1, pass@n and pass^n with their 95% intervals and passed/attempts, and $/success with its interval and denominator.", el("div", { style: "overflow-x:auto", "data-scroll": true }, el("table", { id: "domain-table" },
     el("thead", {}, el("tr", {}, el("th", {}, "model"), domains.map((d) => el("th", { class: "num" }, d)))),
     el("tbody", {}, runs.map((r, i) => el("tr", {}, el("td", {}, swatch(colorOf(i)), r.label), domains.map((d) => {
       const s = r.summary.by_domain[d];
