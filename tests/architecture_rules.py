@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -201,3 +203,27 @@ def _changed_name(node: ast.AST) -> str | None:
         if isinstance(node, ast.AugAssign) and isinstance(target, ast.Name):
             return target.id
     return None
+
+
+def read_facades(page: str) -> tuple[list[str], list[str]]:
+    """The lazy facades the page names and the packages importing one must not import."""
+    sentence = re.search(r"first use: (.*?) do, .*?\(lazy facades:\s+importing any of the \w+ imports none of the"
+                         r"\s+packages (.*?)\)", page, flags=re.DOTALL)
+    assert sentence, "docs/architecture.md no longer states the lazy facades rule"
+    return re.findall(r"`([\w.]+)`", sentence.group(1)), re.findall(r"`([\w.]+)`", sentence.group(2))
+
+
+def check_facades(root: Path, page: str) -> list[Violation]:
+    """Import each lazy facade of the tree at `root` in a fresh interpreter; any heavy package it loads fails."""
+    facades, heavy = read_facades(page)
+    script = ("import importlib, sys\nimportlib.import_module(sys.argv[1])\n"
+              "print(' '.join(m for m in sys.argv[2:] if m in sys.modules))")
+    found = []
+    for facade in facades:
+        done = subprocess.run([sys.executable, "-c", script, facade, *heavy], capture_output=True, text=True,
+                              timeout=120, cwd=root.parent, env={"PYTHONPATH": str(root.parent), "PATH": ""})
+        loaded = done.stdout.split() if done.returncode == 0 else [f"(import failed: {done.stderr.strip()[-300:]})"]
+        if loaded:
+            path = "/".join(facade.split(".")[1:]) + "/__init__.py"
+            found.append(Violation(path, "lazy facades", f"importing {facade} imports {', '.join(loaded)}"))
+    return found

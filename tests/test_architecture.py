@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from architecture_rules import Violation, check, read_rules
+from architecture_rules import Violation, check, check_facades, read_facades, read_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "statebox"
@@ -20,7 +20,14 @@ def test_the_source_keeps_every_rule_of_the_page() -> None:
     assert not found, "\n".join(map(str, found))
 
 
+def test_the_lazy_facades_import_no_heavy_package() -> None:
+    found = check_facades(SRC, PAGE)
+    assert not found, "\n".join(map(str, found))
+
+
 def test_the_page_states_each_rule_the_checker_reads() -> None:
+    assert read_facades(PAGE) == (["statebox.mcp", "statebox.fakemodel", "statebox.compat.thinkingbox"],
+                                  ["mcp", "uvicorn", "starlette"])
     rules = read_rules(PAGE)
     assert {"llm", "metrics", "lazy.py", "private_api.py"} <= rules.isolated, rules.isolated
     assert {("cli", "compat"), ("cli", "domains")} <= rules.forbidden, rules.forbidden
@@ -93,3 +100,10 @@ def test_a_room_in_the_table_but_not_in_the_source_fails(copy: Path) -> None:
 def test_an_allowed_import_and_a_lower_layer_pass(copy: Path) -> None:
     found = plant(copy, "compat/planted.py", "from statebox.importing import registry\nfrom ..world import Snapshot")
     assert found == [], "\n".join(map(str, found))
+
+
+def test_a_facade_importing_a_heavy_package_fails_naming_it(copy: Path) -> None:
+    with (copy / "fakemodel" / "__init__.py").open("a", encoding="utf-8") as facade:
+        facade.write("\nimport uvicorn\n")
+    found = [str(v) for v in check_facades(copy, PAGE)]
+    assert found == ["fakemodel/__init__.py: lazy facades: importing statebox.fakemodel imports uvicorn"], found
