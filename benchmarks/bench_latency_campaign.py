@@ -137,7 +137,16 @@ class Result:
         return self.steady_calls_per_s / (self.concurrency / (self.latency_ms / 1000))
 
 
-def run_campaign(latency_ms: int, jitter_ms: int, concurrency: int, repeat: int, workers: int, work: Path) -> Result:
+def run_campaign(
+    latency_ms: int,
+    jitter_ms: int,
+    concurrency: int,
+    repeat: int,
+    workers: int,
+    work: Path,
+    extra: tuple[str, ...] = (),
+) -> Result:
+    """One campaign; `extra`: more `statebox run` options (bench_ray_nodes.py: the Ray executor)."""
     out = work / f"l{latency_ms}-j{jitter_ms}-c{concurrency}-w{workers}"
     with fake_model(latency_ms, jitter_ms) as (base_url, model_pid):
         model_cpu0 = cpu_seconds(model_pid)
@@ -146,7 +155,7 @@ def run_campaign(latency_ms: int, jitter_ms: int, concurrency: int, repeat: int,
             STATEBOX, "run", SUITE, "--agent", "llm", "--model", "openai:fake", "--base-url", base_url,
             "--user", "scripted", "--repeat", str(repeat), "--concurrency", str(concurrency),
             "--request-timeout", "600", "--time-budget", "3600", "--workers", str(workers), "--no-progress",
-            "--out", str(out),
+            "--out", str(out), *extra,
         ]  # fmt: skip
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         samples: list[tuple[float, int]] = []  # (time, completions so far)

@@ -94,7 +94,8 @@ def main() -> None:
     print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, Ray {ray.__version__}")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     address = ray.get_runtime_context().gcs_address
-    executors = {"--workers 2": ["--workers", "2"], "--executor ray": ["--executor", "ray", "--ray-address", address]}
+    on_ray = ["--executor", "ray", "--ray-address", address, "--workers", "2"]  # a worker per CPU, as --workers 2
+    executors = {"--workers 2": ["--workers", "2"], "--executor ray --workers 2": on_ray}
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-ray-") as tmp:
         ref_tasks = task_ids(args.tasks_count)

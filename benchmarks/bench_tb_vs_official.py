@@ -11,7 +11,9 @@ harness's own venv, a Typesense-free copy of the data for it), starts an instant
 runs `tb mcp-start` + `tb infer` and `statebox run thinkingbox-bench --agent llm` on the same sample,
 each timed as the wall time of its command. Prints attempts/s for each and the ratio, and statebox's
 per-attempt phase medians from the trials it wrote: setup, per agent turn (and what of a turn is the
-endpoint's own time, the tool call's round trip, and the rest: statebox's), judge.
+endpoint's own time, the tool call's round trip, and the rest: statebox's), judge; and where each
+attempt's time goes after the first began: statebox's own CPU, the servers' CPU (the process tree's
+CPU less statebox's), waiting on the model, with statebox's share of the CPU as a ratio.
 `--json FILE` writes every figure.
 """
 
@@ -147,6 +149,31 @@ def own_cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu_s(root: int) -> float:
+    """CPU seconds of a live process tree so far: each live process's own and that of the children it
+    reaped (a server forked from a template is counted in the template's once it is reaped)."""
+    total = 0.0
+    for pid, _ in descendants(root):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def time_split(rows: list[dict[str, Any]], own_s: float, servers_s: float) -> dict[str, float]:
+    """Where an attempt's time goes after the first attempt began: statebox's own CPU, the servers' CPU
+    (templates and every server process), and waiting on the model (the client's latency), per attempt;
+    statebox's share of the CPU as a ratio."""
+    steady = rows[1:] or rows
+    model_s = sum(e["latency_s"] for r in steady for e in r["transcript"]["entries"]
+                  if e["role"] == "agent" and e.get("latency_s") is not None)  # fmt: skip
+    n = max(1, len(steady))
+    return {"statebox_cpu_ms": 1000 * own_s / n, "servers_cpu_ms": 1000 * servers_s / n,
+            "model_wait_ms": 1000 * model_s / n, "statebox_share": own_s / max(1e-9, own_s + servers_s)}  # fmt: skip
+
+
 def pss_kb(pid: int) -> int:
     try:
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
@@ -168,7 +195,7 @@ def run_statebox(
     trials = out / "trials.jsonl"
     environ = {**os.environ, "OPENAI_API_KEY": "unused"}
     started = time.perf_counter()
-    first_line_s, own_cpu_first, own_cpu = None, 0.0, 0.0
+    first_line_s, own_cpu_first, own_cpu, tree_first = None, 0.0, 0.0, 0.0
     with (out.parent / f"{out.name}.log").open("wb") as log:
         process = subprocess.Popen(command, env=environ, stdout=log, stderr=subprocess.STDOUT)
         sampler = PssSampler(process.pid) if pss else None
@@ -180,6 +207,7 @@ def run_statebox(
                 own_cpu = own_cpu_s(process.pid) or own_cpu
                 if first_line_s is None and trials.is_file() and trials.stat().st_size > 0:
                     first_line_s, own_cpu_first = time.perf_counter() - started, own_cpu
+                    tree_first = tree_cpu_s(process.pid)
                 time.sleep(0.01)
     wall = time.perf_counter() - started
     code = os.waitstatus_to_exitcode(status)
@@ -197,6 +225,8 @@ def run_statebox(
         turns = sum(e["role"] == "agent" and e.get("latency_s") is not None for r in rows[1:]
                     for e in r["transcript"]["entries"])  # fmt: skip
         result["own_cpu_per_turn_ms"] = 1000 * (own_cpu - own_cpu_first) / max(1, turns)  # setup and judge included
+        own_steady = own_cpu - own_cpu_first
+        result["time_split"] = time_split(rows, own_steady, result["cpu_s"] - tree_first - own_steady)
     result["phases"] = phases(rows)
     if sampler is not None:
         result["pss_peak_mb"] = sampler.peak_kb / 1024
@@ -257,9 +287,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--startup", action="store_true", help="statebox: a 3-task run's wall time and start-up")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds for the official harness's run")
     parser.add_argument("--json", type=Path, default=None, help="write every figure here")
+    parser.add_argument("--thirdparty", type=Path, default=tb_env.DEFAULT_THIRDPARTY, help="the releases folder")
     args = parser.parse_args(argv)
 
-    env = tb_env.build_env()
+    env = tb_env.build_env(args.thirdparty)
     work = CACHE / "runs" / time.strftime("%Y%m%dT%H%M%S")
     work.mkdir(parents=True)
     ids = sample(env.data, args.tasks)
@@ -292,7 +323,7 @@ def side_by_side(
 ) -> dict[str, Any]:
     report: dict[str, Any] = {}
     if args.only in ("both", "official"):
-        official = tb_official.build_official(tb_env.DEFAULT_THIRDPARTY, env.data, CACHE)
+        official = tb_official.build_official(args.thirdparty, env.data, CACHE)
         copy = tb_official.typesense_free_copy(env.data, CACHE / "data")
         before = endpoint.stats()
         run = tb_official.OfficialRun(official, copy, work / "official").run(
@@ -332,6 +363,12 @@ def side_by_side(
         )
         print("statebox medians per attempt: " + ", ".join(f"{k} {v}" for k, v in run["phases"].items())
               + f"; endpoint's own time {run['endpoint_busy_ms_per_request']:.2f} ms per request")  # fmt: skip
+        if "time_split" in run:
+            split = run["time_split"]
+            print(f"  where an attempt's time goes (after the first began, per attempt): statebox's CPU "
+                  f"{split['statebox_cpu_ms']:.1f} ms, the servers' CPU {split['servers_cpu_ms']:.1f} ms, "
+                  f"waiting on the model {split['model_wait_ms']:.1f} ms; statebox's share of the CPU "
+                  f"{split['statebox_share']:.3f}; {load()}", flush=True)  # fmt: skip
     if "official" in report and "statebox" in report:
         ratio = report["statebox"]["attempts_per_s"] / report["official"]["attempts_per_s"]
         cpu_ratio = report["official"]["cpu_per_attempt_s"] / report["statebox"]["cpu_per_attempt_s"]

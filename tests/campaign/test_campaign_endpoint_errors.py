@@ -178,7 +178,7 @@ def test_http_500s_become_errors_not_failed_trials_and_resume_completes_them(tmp
         endpoint.failing = False
         resumed = _statebox(*_run_args(server.base_url, out), "--resume")
         assert resumed.returncode == 0, resumed.stderr
-        assert resumed.stderr.startswith(f"{len(errors)} attempts"), f"only errored attempts rerun: {resumed.stderr}"
+        assert resumed.stderr.startswith(f"{len(errors)} new attempts"), f"only errored ones rerun: {resumed.stderr}"
 
     assert (out / "trials.jsonl").read_bytes().startswith(before), "finished trials are never rewritten"
     _assert_resume_completed(out)

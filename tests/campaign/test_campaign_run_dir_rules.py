@@ -103,7 +103,7 @@ def test_resume_with_a_larger_repeat_runs_only_the_new_repeats(reference_run: Pa
     before = (reference_run / "trials.jsonl").read_bytes()
     done = _run(reference_run, "--agent", "reference", "--repeat", "3", "--concurrency", "2", "--resume")
     assert done.exit_code == 0, done.stderr
-    assert done.stderr.startswith(f"{len(TASKS) * 2} attempts"), done.stderr
+    assert done.stderr.startswith(f"{len(TASKS) * 2} new attempts"), done.stderr
     assert (reference_run / "trials.jsonl").read_bytes().startswith(before), "finished trials stay as they were"
     trials = _trials(reference_run)
     assert sorted((t.task_id, t.repeat) for t in trials) == sorted((task, r) for task in TASKS for r in range(3))
@@ -114,5 +114,5 @@ def test_resume_of_a_finished_campaign_runs_nothing(reference_run: Path) -> None
     before = _snapshot(reference_run)
     done = _run(reference_run, "--agent", "reference", "--resume")
     assert done.exit_code == 0, done.stderr
-    assert done.stderr.startswith("0 attempts"), done.stderr
+    assert done.stderr.startswith("0 new attempts"), done.stderr
     assert _snapshot(reference_run)["trials.jsonl"] == before["trials.jsonl"]

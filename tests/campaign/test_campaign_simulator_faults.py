@@ -217,11 +217,11 @@ def test_misplayed_attempts_are_flagged_left_out_and_rerun(tmp_path: Path, endpo
     # 3. A plain --resume does not rerun them; --rerun-simulator-faults runs exactly those two again.
     before = (out / "trials.jsonl").read_bytes()
     plain = _run(server, out, "--resume")
-    assert plain.returncode == 0 and plain.stderr.startswith("0 attempts"), plain.stderr
+    assert plain.returncode == 0 and plain.stderr.startswith("0 new attempts"), plain.stderr
     customer.misplay = False
     rerun = _run(server, out, "--resume", "--rerun-simulator-faults")
     assert rerun.returncode == 0, rerun.stderr
-    assert rerun.stderr.startswith("2 attempts: 2 passed"), rerun.stderr
+    assert rerun.stderr.startswith("2 new attempts: 2 passed"), rerun.stderr
     assert "simulator faults" not in rerun.stderr, rerun.stderr
     assert (out / "trials.jsonl").read_bytes().startswith(before), "the flagged records stay, superseded"
 
@@ -237,7 +237,7 @@ def test_misplayed_attempts_are_flagged_left_out_and_rerun(tmp_path: Path, endpo
 
     # 4. Nothing is left to rerun.
     again = _run(server, out, "--resume", "--rerun-simulator-faults")
-    assert again.returncode == 0 and again.stderr.startswith("0 attempts"), again.stderr
+    assert again.returncode == 0 and again.stderr.startswith("0 new attempts"), again.stderr
 
 
 def test_rerun_simulator_faults_needs_resume(tmp_path: Path) -> None:

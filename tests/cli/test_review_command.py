@@ -86,3 +86,56 @@ def test_validate_json_carries_the_shape_of_the_domain() -> None:
     [retail] = doc["shape"]["domains"]
     assert (retail["domain"], retail["tasks"]) == ("retail", 2)
     assert doc["tasks"][0]["shape"]["writes"], doc["tasks"][0]["shape"]
+
+
+def test_a_batch_hides_the_task_ids_and_its_records_are_stored_by_hash(tmp_path: Path) -> None:
+    suite = load_suite("retail")
+    first_two = suite.tasks[:2]
+    result = CliRunner().invoke(app, ["review", "retail", "--batch", "1", "--size", "2", "--blind"])
+    assert result.exit_code == 0, result.output
+    for task in first_two:
+        assert task.id not in result.output, f"the blind batch shows the id {task.id}"
+    template = yaml.safe_load(result.output.split("--record FILE) ====\n", 1)[1])
+    assert [r["task"] for r in template["reviews"]] == ["", ""]
+    for record in template["reviews"]:
+        record.update(reviewer="R", verdict="agree", expected={"end_state": ["as the policy says"]})
+    path = tmp_path / "batch.yaml"
+    path.write_text(yaml.safe_dump(template), encoding="utf-8")
+    stored = CliRunner().invoke(app, ["review", "retail", "--record", str(path)])
+    try:
+        assert stored.exit_code == 0, stored.output
+        for task in first_two:
+            written = suite.domain_of(task).task_dir / f"{task.id}.review.yaml"
+            assert f"recorded {written}" in stored.output
+            assert yaml.safe_load(written.read_text())["task"] == task.id
+    finally:
+        for task in first_two:
+            (suite.domain_of(task).task_dir / f"{task.id}.review.yaml").unlink(missing_ok=True)
+
+
+def test_a_record_by_hash_that_no_task_has_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(yaml.safe_dump({"task": "", "reviewer": "R", "date": "2026-03-02", "task_hash": "0" * 16,
+                                    "expected": {"end_state": ["nothing"]}, "verdict": "agree"}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["review", "retail", "--record", str(path)])
+    assert result.exit_code == 2
+    assert "no task of 'retail' has the hash 0000000000000000 now" in " ".join(result.output.split())
+
+
+def test_a_batch_past_the_end_and_a_batch_with_ids_are_refused() -> None:
+    past = CliRunner().invoke(app, ["review", "retail", "--batch", "99", "--blind"])
+    assert past.exit_code == 2 and "batches of 8" in past.output
+    both = CliRunner().invoke(app, ["review", "retail", TASK, "--batch", "1", "--blind"])
+    assert both.exit_code == 2 and "not both" in both.output
+
+
+def test_the_blind_pack_shows_the_whole_rows_the_task_overrides() -> None:
+    suite = load_suite("travel")
+    task = next(t for t in suite.tasks if "departures" in t.initial_rows)
+    result = CliRunner().invoke(app, ["review", "travel", task.id, "--blind"])
+    assert result.exit_code == 0, result.output
+    pack = yaml.safe_load(result.output.split(f"==== Task 1 of 1: {task.id} ====\n", 1)[1].split("\n====")[0])
+    shown = pack["seed rows the initial rows name"]["departures"]
+    overridden = task.initial_rows["departures"][0]
+    row = next(r for r in shown if r["id"] == overridden["id"])
+    assert set(overridden) < set(row), f"the departure is shown with the seed's other fields: {sorted(row)}"

@@ -137,7 +137,7 @@ def test_run_then_report_and_resume(tb_fake: FakeCheckout, tmp_path: Path) -> No
     assert "7 attempts: 1 passed, 6 failed, 0 infrastructure errors" in first.stderr
     assert f"1 unsupported task(s) left out: {tb_fake.unsupported_ids[0]}" in first.stderr
     again = statebox(*args, "--resume", "--repeat", "2")
-    assert "7 attempts: 1 passed, 6 failed" in again.stderr, again.stderr
+    assert "7 new attempts: 1 passed, 6 failed" in again.stderr, again.stderr
     report = json.loads(statebox("report", out, "--json").stdout)
     [entry] = report["runs"]
     assert (entry["suite"], entry["tasks"], entry["repeats"]) == ("thinkingbox-bench", 7, 2)

@@ -27,12 +27,6 @@ MEASURES: dict[str, tuple[Callable[[DomainShape], object], Callable[[DomainShape
 
 # Measured by `statebox validate <domain>` when this file was written; each domain's rework removes its marks.
 NOT_YET = {
-    ("consulting", "write_sequences"): "31 vs >= 40",
-    ("consulting", "helpdesk_share"): "21.0% vs <= 15%",
-    ("consulting", "near_duplicate_cluster"): "5 vs <= 2",
-    ("neobank", "write_sequences"): "24 vs >= 40",
-    ("neobank", "helpdesk_share"): "41.7% vs <= 15%",
-    ("neobank", "near_duplicate_cluster"): "5 vs <= 2",
     ("retail", "write_sequences"): "28 vs >= 40",
     ("retail", "helpdesk_share"): "27.1% vs <= 15%",
     ("retail", "near_duplicate_cluster"): "4 vs <= 2",

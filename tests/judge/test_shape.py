@@ -11,8 +11,7 @@ from statebox.judge.reference_trace import reference_trace
 from statebox.judge.replay import replay
 from statebox.judge.shape import MINIMUMS, below_minimum, measure_suite, task_shape
 from statebox.judge.shape.naming import names
-from statebox.judge.validation import shape_of as shape_of_validation
-from statebox.judge.validation import validate_suite
+from statebox.judge.validation import shape_of as shape_of_validation, validate_suite
 from statebox.tasks import Suite, Task, load_task_dir
 
 TICKET_ROW = {"id": "TCK-777", "requester_id": "MEM-1", "subject": "Old case", "description": "An older case.",

@@ -5,11 +5,13 @@ from math import sqrt
 import pytest
 
 from statebox.metrics import (
+    Interval,
     TaskCounts,
     bounded_mean_interval,
     clustered_standard_error,
     effective_tasks,
     estimator_interval,
+    hull,
     normal_quantile,
     pass_at_1_interval,
     pass_at_1_standard_error,
@@ -135,3 +137,9 @@ def test_retention_interval_contains_retention_and_never_exceeds_one() -> None:
 
 def test_retention_of_nothing_passed_has_no_interval() -> None:
     assert retention_interval([TaskCounts("A", 3, 0), TaskCounts("B", 3, 0)], 2) is None
+
+
+def test_the_hull_of_intervals_holds_each_and_is_unbounded_when_one_is() -> None:
+    assert hull(Interval(0.2, 0.4), None, Interval(0.3, 0.6)) == Interval(0.2, 0.6)
+    assert hull(Interval(0.2, 0.4), Interval(0.1, None)) == Interval(0.1, None)
+    assert hull(None, None) is None

@@ -102,10 +102,12 @@ def test_a_tie_is_not_a_majority_so_two_of_five_to_ten_of_twenty_is_no_flip() ->
     assert (result.flip_rate, result.changed) == (0.0, ())
 
 
-def test_expected_flip_under_no_change_uses_the_pooled_rate() -> None:
-    # pooled 5/10 = 0.5 at n = 5 each: P(majority) = 1/2 in each run, so P(differ) = 1/2
-    assert expected_flip(TaskCounts("t", 5, 2), TaskCounts("t", 5, 3)) == pytest.approx(0.5)
+def test_expected_flip_under_no_change_is_given_the_tasks_total_passes() -> None:
+    # 5 passes in 10 attempts dealt 5 and 5: whichever run has 3 or more, the other has 2 or fewer
+    assert expected_flip(TaskCounts("t", 5, 2), TaskCounts("t", 5, 3)) == pytest.approx(1.0)
     assert expected_flip(TaskCounts("t", 5, 5), TaskCounts("t", 5, 5)) == 0.0
+    # 1 pass in 10: no run can have a majority
+    assert expected_flip(TaskCounts("t", 5, 1), TaskCounts("t", 5, 0)) == 0.0
 
 
 @pytest.mark.parametrize("rates", [(0.5, 0.5), (5.0, 2.0)])

@@ -4,8 +4,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
-from statebox.report.compare import compare, pick_side
+from statebox.report.compare import compare, compare_document, pick_side, render_comparison
 from statebox.report.runs import ReportInputError
 
 # Rates in A (the standard run): r1 1, r2 .5, r3 0, i1 .75, i2 .25.
@@ -52,6 +53,29 @@ def test_compare_json_flips_are_strict_majorities_beside_their_no_change_expecta
     assert result["flip_rate"] == pytest.approx(1 / 5)
     assert 0 < result["expected_flip_rate"] < 1
     assert (result["only_in_a"], result["only_in_b"]) == ([], ["x9"])
+
+
+def test_compare_json_gives_each_runs_interval_and_counts_over_the_paired_tasks(sides: tuple[Any, Any]) -> None:
+    result = compare(*sides)
+    # A passes 10 of its 20 paired attempts; B 13 of 20 (x9 is only in B, not paired)
+    assert (result["passes_a"], result["passes_b"]) == ([10, 20], [13, 20])
+    for side, value in (("a", 0.5), ("b", 0.65)):
+        lo, hi = result[f"pass_at_1_{side}_ci"]
+        assert lo < value < hi, (side, lo, hi)
+
+
+def test_compare_json_gives_the_flip_count_and_its_no_change_range(sides: tuple[Any, Any]) -> None:
+    result = compare(*sides)
+    lo, hi = result["expected_flip_range"]
+    assert result["flips"] == 1 and 0 <= lo <= result["expected_flip_rate"] <= hi <= 1, result
+
+
+def test_the_terminal_comparison_shows_both_intervals_counts_and_the_flip_range(sides: tuple[Any, Any]) -> None:
+    console = Console(width=200, record=True)
+    render_comparison(compare_document(*sides), console)
+    text = " ".join(console.export_text().translate({ord(c): " " for c in "│┃━╇─"}).split())
+    assert "10/20" in text and "13/20" in text, text
+    assert "majority-flip rate 20.0% (1 of 5 tasks)" in text and "95% of the time within" in text, text
 
 
 def test_at_four_repeats_no_single_task_change_is_beyond_chance(sides: tuple[Any, Any]) -> None:

@@ -370,11 +370,11 @@ def test_page_names_short_tasks_and_their_errors(short_page: Any) -> None:
     assert "1 of 3 tasks are short" in warnings and "short (1/5, 4 errored)" in warnings, warnings
 
 
-def test_page_says_beside_pass_at_n_how_many_tasks_it_is_over(short_page: Any) -> None:
+def test_page_says_beside_pass_at_n_how_many_tasks_it_is_over_one_set_for_every_k(short_page: Any) -> None:
     assert "over 2 of 3 tasks" in _cell(short_page, "pass_at_n")
     assert "over 2 of 3 tasks" in _cell(short_page, "pass_hat_n")
     points = {(p["metric"], p["k"]): p["tasks"] for p in _points(short_page, "circle.curve-point")}
-    assert (points[("pass_hat_k", "1")], points[("pass_hat_k", "5")]) == ("3", "2")
+    assert (points[("pass_hat_k", "1")], points[("pass_hat_k", "5")]) == ("2", "2")
 
 
 def test_page_counts_one_dependable_task_of_three_and_errored_spend(short_page: Any) -> None:
@@ -450,3 +450,29 @@ def test_drill_down_shows_a_violation_linking_to_the_offending_call(flags_page: 
     entry = flags_page.query_selector("#entry-1")
     assert entry is not None and "get_order(" in entry.inner_text()
     assert "focus" in (entry.get_attribute("class") or ""), "following the link marks the entry it points at"
+
+
+def test_leaderboard_gives_counts_beside_rates_and_denominators_beside_costs(short_page: Any) -> None:
+    # passes: full 5 + short 1 + half 2 = 8 of 11 finished attempts; agent spend 11 x $1 + 4 errors x $0.25
+    assert "8/11 passed" in _cell(short_page, "pass_at_1"), _cell(short_page, "pass_at_1")
+    assert "7/10 passed" in _cell(short_page, "pass_hat_n"), _cell(short_page, "pass_hat_n")  # full and half
+    assert "$12.00 / 8 passed" in _cell(short_page, "per_success"), _cell(short_page, "per_success")
+    assert "$12.00 / 1 tasks" in _cell(short_page, "per_dependable"), _cell(short_page, "per_dependable")
+
+
+def test_with_errors_the_page_shows_both_conventions_and_the_band(short_page: Any) -> None:
+    for key in ("pass_at_1", "pass_hat_n"):
+        cell = _cell(short_page, key)
+        assert "errors as failures" in cell and "excluded" in cell and "band [" in cell, cell
+    warnings = " ".join(str(short_page.inner_text("#warnings")).split())
+    assert "shown both ways with the band of their intervals" in warnings, warnings
+
+
+def test_every_per_domain_figure_has_its_interval(page: Any) -> None:
+    cells = page.query_selector_all("#domain-table td[data-domain]")
+    assert cells, "the two-domain run has a domain table"
+    for cell in cells:
+        for key in ("pass_at_1", "pass_at_n", "pass_hat_n", "per_success"):
+            line = " ".join(str(cell.query_selector(f'[data-key="{key}"]').inner_text()).split())
+            assert "[" in line and "]" in line, (key, line)
+        assert "passed" in str(cell.inner_text()), cell.inner_text()

@@ -84,11 +84,20 @@ def test_some_attempts_errored_and_their_tasks_are_short_and_named(entry: dict[s
     assert entry["attempts"] + entry["infra_errors"] == entry["tasks"] * REPEAT
 
 
-def test_each_k_says_how_many_tasks_it_is_over(entry: dict[str, Any]) -> None:
-    for k in range(1, REPEAT + 1):
-        expected = entry["tasks"] - sum(1 for s in entry["shortfall"] if s["attempts"] < k)
-        assert entry["tasks_at_k"][str(k)] == expected, (k, entry["tasks_at_k"], entry["shortfall"])
-    assert entry["tasks_at_k"][str(REPEAT)] < entry["tasks"]
+def test_every_k_is_over_one_task_set_the_tasks_with_every_attempt_and_says_so(entry: dict[str, Any]) -> None:
+    expected = entry["tasks"] - entry["short_tasks"]
+    assert entry["curve_tasks"] == expected < entry["tasks"], (entry["curve_tasks"], entry["shortfall"])
+    assert entry["tasks_at_k"] == {str(k): expected for k in range(1, REPEAT + 1)}, entry["tasks_at_k"]
+
+
+def test_with_errors_the_entry_gives_both_conventions_and_their_band(entry: dict[str, Any]) -> None:
+    band = entry["error_band"]
+    assert band is not None, "an attempt errored, so both conventions are given"
+    excluded, failures = band["errors_excluded"], band["errors_as_failures"]
+    assert excluded["pass_at_1"] == entry["pass_at_1"] and failures["pass_at_1"] < excluded["pass_at_1"]
+    lo, hi = band["pass_at_1"]
+    assert lo == min(excluded["pass_at_1_ci"][0], failures["pass_at_1_ci"][0])
+    assert hi == max(excluded["pass_at_1_ci"][1], failures["pass_at_1_ci"][1])
 
 
 def test_short_tasks_are_never_dependable(entry: dict[str, Any]) -> None:

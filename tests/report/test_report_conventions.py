@@ -54,4 +54,4 @@ def test_a_shard_that_is_behind_makes_the_run_non_canonical(tmp_path: Path, synt
     e = _entry(synth.write_run(tmp_path / "run", trials))
     assert e["shortfall"] == [{"task_id": "i2", "attempts": 2, "missing": 2, "errors": 0, "simulator_faults": 0}]
     assert e["pass_at_k"]["4"] == pytest.approx(3 / 4)  # i2 cannot estimate at k = 4; r3 is 0
-    assert (e["tasks_at_k"]["2"], e["tasks_at_k"]["4"]) == (5, 4), "each k says how many tasks it is over"
+    assert (e["tasks_at_k"]["2"], e["tasks_at_k"]["4"], e["curve_tasks"]) == (4, 4, 4), "every k is over one task set"

@@ -15,8 +15,6 @@ from rich.table import Table
 
 from statebox.cli.common import fail, print_json, print_listing, task_progress
 from statebox.cli.options import SuiteOptions, command, open_task_set
-from statebox.cli.shape import print_shape
-from statebox.judge.validation import shape_of
 from statebox.tasks import TaskFileError
 from statebox.tasks.provider import SuiteError, SuiteInfo, SuiteProvider, suite_providers
 
@@ -84,6 +82,9 @@ class ValidateOptions:
 
 def validate(opts: ValidateOptions, suite_options: SuiteOptions) -> None:
     """Check every task: the reference passes, doing nothing fails, every write is needed, mutants are caught."""
+    from statebox.cli.shape import print_shape  # the judge is imported by the commands that judge
+    from statebox.judge.validation import shape_of
+
     provider, chosen = open_task_set("validate", opts.suite, suite_options, opts.task_globs, opts.test_list)
     with task_progress("validating", disabled=opts.json_out) as bar:
         job = bar.add_task("validate", total=len(chosen.tasks))

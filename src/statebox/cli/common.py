@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -12,9 +12,11 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from statebox.tasks import Suite, TaskFileError, load_suite
 from statebox.tasks.provider import Cell, Listing
 from statebox.tools.quoting import message_of
+
+if TYPE_CHECKING:
+    from statebox.tasks import Suite
 
 err_console = Console(stderr=True, soft_wrap=True)
 
@@ -30,6 +32,8 @@ def warn(message: str) -> None:
 
 def open_suite(name: str) -> Suite:
     """A built-in suite (commands that run on statebox's own world: demo, fake-model), or a one-line error."""
+    from statebox.tasks import TaskFileError, load_suite
+
     try:
         return load_suite(name)
     except (LookupError, TaskFileError) as e:

@@ -16,9 +16,7 @@ import typer
 from statebox.cli.common import fail
 from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.cli.serve import MaxBodyOpt, ReadTimeoutOpt
-from statebox.llm.client import make_client
 from statebox.mcp.errors import CannotListenError, InsecureBindError
-from statebox.mcp.http_serving import serve_until_signalled
 from statebox.mcp.limits import ServingLimits
 from statebox.mcp.proxy_auth import check_bind, resolve_token
 from statebox.openenv.splits import SPLITS  # statebox's own code: no OpenEnv needed
@@ -84,6 +82,8 @@ def openenv_serve(opts: OpenEnvOptions, suite_options: SuiteOptions) -> None:
         fail(f"{INSTALL_HINT} ({e})")
     client = None
     if opts.user_model is not None:
+        from statebox.llm.client import make_client
+
         try:
             base_url = opts.base_url if opts.user_model.startswith("openai:") else None
             client = make_client(opts.user_model, base_url=base_url)
@@ -106,6 +106,8 @@ def openenv_serve(opts: OpenEnvOptions, suite_options: SuiteOptions) -> None:
     announce = lambda url: print(  # noqa: E731
         f"statebox OpenEnv server for {opts.suite} ({len(source.task_ids)} tasks) at {url}", file=sys.stderr, flush=True
     )
+    from statebox.mcp.http_serving import serve_until_signalled  # uvicorn loads with the server
+
     try:
         limits = ServingLimits(opts.max_body_bytes, opts.read_timeout)
         asyncio.run(serve_until_signalled(app, opts.host, opts.port, on_ready=announce, limits=limits))

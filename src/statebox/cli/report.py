@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from statebox.cli.common import err_console, fail, print_json
-from statebox.report.aggregate import report_document
-from statebox.report.compare import compare_document, pick_side, render_comparison
-from statebox.report.html import write_html
-from statebox.report.runs import ReportInputError, load_runs
-from statebox.report.terminal import render_report
+
+if TYPE_CHECKING:
+    from statebox.report.merge import Prefer
 
 ErrorsAsFailures = Annotated[
     bool,
@@ -22,6 +21,25 @@ ErrorsAsFailures = Annotated[
         help="Count infrastructure errors as failed attempts (the ThinkingBox convention) instead of leaving them out.",
     ),
 ]
+
+
+
+class PreferChoice(StrEnum):
+    newest = "newest"
+
+
+PreferOption = Annotated[
+    PreferChoice | None,
+    typer.Option(
+        "--prefer",
+        help="When a trial id is recorded differently in two directories (refused by default), keep the record "
+        "of the directory whose trials file was written last.",
+    ),
+]
+
+
+def _prefer(choice: PreferChoice | None) -> Prefer | None:
+    return None if choice is None else "newest"
 
 
 def register(app: typer.Typer) -> None:
@@ -39,10 +57,16 @@ def report(
     json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     html: Annotated[Path | None, typer.Option("--html", help="Also write the HTML report (and a .files dir).")] = None,
     errors_as_failures: ErrorsAsFailures = False,
+    prefer: PreferOption = None,
 ) -> None:
     """Report pass@1, pass@k, pass^k, observed k/k, cost and failure signatures per model and domain."""
+    from statebox.report.aggregate import report_document  # the report's modules load with the command
+    from statebox.report.html import write_html
+    from statebox.report.runs import ReportInputError, load_runs
+    from statebox.report.terminal import render_report
+
     try:
-        loaded = load_runs(dirs)
+        loaded = load_runs(dirs, prefer=_prefer(prefer))
     except ReportInputError as e:
         fail(str(e))
     _warn(loaded.warnings)
@@ -81,11 +105,15 @@ def compare(
     model_a: Annotated[str | None, typer.Option("--model-a", help="Model of A, when it differs from B's.")] = None,
     model_b: Annotated[str | None, typer.Option("--model-b", help="Model of B, when it differs from A's.")] = None,
     errors_as_failures: ErrorsAsFailures = False,
+    prefer: PreferOption = None,
 ) -> None:
     """Compare two runs on their paired tasks: pass@1 difference, its interval, the tasks changed beyond chance."""
+    from statebox.report.compare import compare_document, pick_side, render_comparison
+    from statebox.report.runs import ReportInputError
+
     try:
-        side_a, warnings_a = pick_side(dir_a, model_a or model)
-        side_b, warnings_b = pick_side(dir_b, model_b or model)
+        side_a, warnings_a = pick_side(dir_a, model_a or model, prefer=_prefer(prefer))
+        side_b, warnings_b = pick_side(dir_b, model_b or model, prefer=_prefer(prefer))
     except ReportInputError as e:
         fail(str(e))
     _warn([*warnings_a, *warnings_b, *(s.note for s in (side_a, side_b) if s.note)])

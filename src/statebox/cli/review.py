@@ -3,6 +3,8 @@
     statebox review retail TASK [TASK ...] --blind     # what a reviewer may see before deciding
     statebox review retail TASK [TASK ...] --reveal    # the reference, alternatives, checks, rubrics
     statebox review retail --record reviews.yaml       # validate and store each record beside its task
+    statebox review retail --batch 3 --blind           # the 3rd batch of 8 in listing order, ids hidden
+    statebox review retail --batch 3 --reveal          # the same batch's answers (ids shown)
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ def review(
     show_all: Annotated[bool, typer.Option("--reveal", help="Print the rest: reference, checks, rubrics.")] = False,
     record: Annotated[Path | None, typer.Option("--record", help="Validate and store the review record(s) in "
                                                                   "this YAML file.")] = None,
+    batch: Annotated[int | None, typer.Option("--batch", min=1, help="Review the Kth batch of --size tasks in "
+                                               "listing order; the blind pack then hides the task ids.")] = None,
+    size: Annotated[int, typer.Option("--size", min=1, help="Tasks per --batch.")] = 8,
 ) -> None:
     """Blind-review tasks: --blind prints the situation and the policy, --reveal the answer, --record stores."""
     if sum([blind, show_all, record is not None]) != 1:
@@ -45,10 +50,17 @@ def review(
         for path in written:
             print(f"recorded {path}")
         return
-    if not task_ids:
-        fail(f"name the task(s) to review; see `statebox tasks {suite}`")
-    tasks = _tasks(s, task_ids)
-    sys.stdout.write(blind_pack(s, tasks) if blind else reveal(s, tasks))
+    if batch is not None:
+        if task_ids:
+            fail("name tasks or choose a --batch, not both")
+        tasks = s.tasks[(batch - 1) * size : batch * size]
+        if not tasks:
+            fail(f"--batch {batch}: {s.name} has {len(s.tasks)} tasks, {-(-len(s.tasks) // size)} batches of {size}")
+    elif not task_ids:
+        fail(f"name the task(s) to review, or choose a --batch; see `statebox tasks {suite}`")
+    else:
+        tasks = _tasks(s, task_ids)
+    sys.stdout.write(blind_pack(s, tasks, hide_ids=batch is not None) if blind else reveal(s, tasks))
 
 
 def _tasks(suite: Suite, ids: list[str]) -> list[Task]:

@@ -32,17 +32,19 @@ def dump(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110).rstrip()
 
 
-def blind_pack(suite: Suite, tasks: list[Task]) -> str:
-    """The policy of each domain once, then each task's situation, then a record to fill in."""
+def blind_pack(suite: Suite, tasks: list[Task], *, hide_ids: bool = False) -> str:
+    """The policy of each domain once, then each task's situation, then a record to fill in. With `hide_ids`
+    (a `--batch`), tasks are known by their hash alone: an id often names the outcome (`..._refused`)."""
     parts = [_head(f"Blind review: {len(tasks)} task(s) of {suite.name}"),
              "Write each task's expected end state, what must not happen and what must be said in the record "
              "at the end BEFORE you run --reveal. Then compare, set the verdict, and store it with --record."]
     for name in dict.fromkeys(t.domain for t in tasks):
         parts += [_head(f"The {name} policy"), suite.domains[name].policy.strip()]
     for n, task in enumerate(tasks, 1):
-        parts += [_head(f"Task {n} of {len(tasks)}: {task.id}"), _situation(suite, task)]
+        name = f"task_hash {reviewed_hash(task, suite.domain_of(task))}" if hide_ids else task.id
+        parts += [_head(f"Task {n} of {len(tasks)}: {name}"), _situation(suite, task)]
     parts += [_head(f"The record to fill in (save it, then: statebox review {suite.name} --record FILE)"),
-              dump({"reviews": [_blank_record(suite, t) for t in tasks]})]
+              dump({"reviews": [_blank_record(suite, t, hide_ids) for t in tasks]})]
     return "\n\n".join(parts) + "\n"
 
 
@@ -61,25 +63,34 @@ def _situation(suite: Suite, task: Task) -> str:
     return dump({k: v for k, v in shown.items() if v not in ("", [], {})})
 
 
-def _blank_record(suite: Suite, task: Task) -> dict[str, Any]:
-    return {"task": task.id, "task_hash": reviewed_hash(task, suite.domain_of(task)), "reviewer": "",
+def _blank_record(suite: Suite, task: Task, hide_id: bool) -> dict[str, Any]:
+    return {"task": "" if hide_id else task.id, "task_hash": reviewed_hash(task, suite.domain_of(task)), "reviewer": "",
             "date": dt.date.today().isoformat(),
             "expected": {"end_state": [], "must_not_happen": [], "must_be_said": []},
             "verdict": "agree or disagree, after --reveal", "differences": ""}
 
 
 def _named_seed_rows(suite: Suite, task: Task) -> dict[str, list[dict[str, Any]]]:
-    """Rows of the seed data whose id the task's initial rows mention (one level deep)."""
-    own = {str(r.get(k)) for rows in task.initial_rows.values() for r in rows for k in ("id",)}
-    wanted = sorted({v for rows in task.initial_rows.values() for r in rows for v in r.values()
-                     if isinstance(v, str) and _ID.match(v) and v not in own})
+    """At the task's start, the whole rows the initial rows touch (a field the task overrides shown beside the
+    seed's others: a departure's scheduled time next to its actual one), and the rows they name, two levels deep
+    (an order's product, the product's warranty plan)."""
+    wanted = {v for rows in task.initial_rows.values() for r in rows for k, v in r.items() if _names_a_row(k, v)}
     if not wanted:
         return {}
     session = suite.open_session(task)
     try:
-        return _rows_by_id(session, wanted)
+        found = _rows_by_id(session, sorted(wanted))
+        named = {v for rows in found.values() for r in rows for k, v in r.items() if _names_a_row(k, v)} - wanted
+        for table, rows in _rows_by_id(session, sorted(named)).items():
+            found.setdefault(table, []).extend(rows)
+        return found
     finally:
         session.close()
+
+
+def _names_a_row(key: str, value: Any) -> bool:
+    """A value that may be a row's id: an `id` or `..._id` field, or an id-shaped string (ORD-90002)."""
+    return isinstance(value, str) and (key == "id" or key.endswith("_id") or bool(_ID.match(value)))
 
 
 def _rows_by_id(session: Session, ids: list[str]) -> dict[str, list[dict[str, Any]]]:

@@ -10,7 +10,13 @@ from statebox.cli.common import fail, warn
 from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.cli.run_config import campaign_config
 from statebox.cli.run_options import RunOptions
-from statebox.cli.run_outcome import EXIT_INFRA_ERRORS, print_outcome
+from statebox.cli.run_outcome import (
+    EXIT_INFRA_ERRORS,
+    EXIT_INTERRUPTED,
+    planned_attempts,
+    print_interrupted,
+    print_outcome,
+)
 from statebox.tasks.provider import SuiteProvider
 
 __all__ = ["EXIT_INFRA_ERRORS", "register", "run"]
@@ -32,4 +38,7 @@ def run(opts: RunOptions, suite_options: SuiteOptions) -> None:
         result = Campaign(config).run_blocking()
     except (CampaignError, ValueError) as e:
         fail(str(e))
-    print_outcome(result, opts.out)
+    except KeyboardInterrupt:
+        print_interrupted(opts.out, planned_attempts(config))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    print_outcome(result, opts.out, resumed=opts.resume)

@@ -9,6 +9,8 @@ from statebox.llm.types import Sampling
 from statebox.runner.plan import CampaignConfig
 from statebox.tasks.provider import TaskSet
 
+MAX_PLANNED_ATTEMPTS = 1_000_000  # one run directory's trials are read whole by report, verify and --resume
+
 
 def campaign_config(opts: RunOptions, suite: TaskSet) -> CampaignConfig:
     """The campaign `statebox run` was asked for; what typer cannot check is a one-line error here."""
@@ -18,6 +20,10 @@ def campaign_config(opts: RunOptions, suite: TaskSet) -> CampaignConfig:
         fail("--rerun-simulator-faults reruns attempts of an existing run: give it with --resume")
     if opts.ray_address and opts.executor != "ray":
         fail("--ray-address is for --executor ray")
+    planned = len(suite.tasks) * max(1, len(opts.model or []) if opts.agent == "llm" else 1) * opts.repeat
+    if planned > MAX_PLANNED_ATTEMPTS:
+        fail(f"--repeat {opts.repeat}: {planned:,} attempts planned, over the {MAX_PLANNED_ATTEMPTS:,} one run "
+             "directory holds; split the campaign with --shard I/N into run directories that `report` merges")
     return CampaignConfig(
         suite=suite,
         agent=opts.agent,

@@ -20,6 +20,7 @@ from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.llm.client import ModelClient, make_client
 from statebox.mcp.errors import CannotListenError, InsecureBindError, ToolServerError
 from statebox.mcp.hosted import HostedAttempt, attempt_result
+from statebox.mcp.proxy_auth import is_loopback
 from statebox.tasks import TaskFileError
 from statebox.tasks.provider import SuiteError, SuiteProvider, TaskSet, suite_providers
 from statebox.tools.quoting import message_of, shorten
@@ -104,6 +105,9 @@ def serve(opts: ServeOptions, suite_options: SuiteOptions) -> None:
         host, _, port = opts.http.rpartition(":")
         if not host or not port.isdigit():
             fail(f"--http {opts.http!r}: expected HOST:PORT, e.g. 127.0.0.1:8000")
+        if not is_loopback(host):  # one attempt, no token: whoever reaches the port plays it
+            fail(f"--http {opts.http!r}: serve has no token, so it listens on this machine only (127.0.0.1 or ::1); "
+                 "to serve attempts beyond it, use `statebox proxy --token`")
         address = host, int(port)
     _, suite = open_task_set("serve", opts.suite, suite_options, None, None)
     try:

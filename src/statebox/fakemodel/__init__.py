@@ -13,33 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from statebox.fakemodel.plan import MISTAKES, MODES, Mode, attempt_mode
-from statebox.lazy import lazy_attributes
-
-if TYPE_CHECKING:
-    from statebox.fakemodel.app import FakeModelApp, FakeModelConfig, Stats
-    from statebox.fakemodel.serve import FakeModelServer, run_fake_model
+from statebox.fakemodel.plan import MISTAKES as MISTAKES, MODES as MODES, Mode as Mode, attempt_mode as attempt_mode
+from statebox.lazy import lazy_facade
 
 # The server half (Starlette, the HTTP stack) loads on first use, so the `statebox` command starts without it.
-_SERVER_PARTS = {
-    "FakeModelApp": "app",
-    "FakeModelConfig": "app",
-    "Stats": "app",
-    "FakeModelServer": "serve",
-    "run_fake_model": "serve",
-}
+if TYPE_CHECKING:
+    from statebox.fakemodel.app import FakeModelApp as FakeModelApp, FakeModelConfig as FakeModelConfig, Stats as Stats
+    from statebox.fakemodel.serve import FakeModelServer as FakeModelServer, run_fake_model as run_fake_model
 
-__getattr__ = lazy_attributes(__name__, _SERVER_PARTS)
-
-
-__all__ = [
-    "MISTAKES",
-    "MODES",
-    "FakeModelApp",
-    "FakeModelConfig",
-    "FakeModelServer",
-    "Mode",
-    "Stats",
-    "attempt_mode",
-    "run_fake_model",
-]
+__getattr__, __dir__, __all__ = lazy_facade(__name__, __file__)

@@ -13,9 +13,10 @@ import ssl
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import aiohttp
+if TYPE_CHECKING:
+    import aiohttp
 
 SOCKS_SCHEMES = ("socks4", "socks4a", "socks5", "socks5h")
 ProxyKind = Literal["http", "socks"]
@@ -59,6 +60,8 @@ def proxy_for(url: str) -> ProxyRoute | None:
 
 def connector(route: ProxyRoute | None, *, limit: int, ssl_context: ssl.SSLContext | bool) -> aiohttp.BaseConnector:
     """aiohttp's TCP connector, or aiohttp-socks' for a SOCKS route (ValueError in one line without it)."""
+    import aiohttp
+
     if route is None or route.kind == "http":
         return aiohttp.TCPConnector(limit=limit, ssl=ssl_context)
     socks = _aiohttp_socks(route)

@@ -19,9 +19,10 @@ import ssl
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import aiohttp
-import yarl
+if TYPE_CHECKING:  # aiohttp (~80 ms to import) is imported when the first transport is made, not with the package
+    import aiohttp
 
 from ._proxy import ProxyRoute, connector, proxy_for, require_socks
 
@@ -79,6 +80,9 @@ class Transport:
         options: HttpOptions | None = None,
         signer: Signer | None = None,
     ) -> None:
+        import aiohttp
+        import yarl
+
         self.url = check_url(url)
         self._target = yarl.URL(url, encoded=True)  # sent as written: a signed path must not be re-quoted
         self._headers = checked_headers(headers)
@@ -146,6 +150,8 @@ class Transport:
         return f"the response body {what}, over the {cap / MIB:g} MiB cap; reading stopped"
 
     def _session_for(self, loop: asyncio.AbstractEventLoop) -> aiohttp.ClientSession:
+        import aiohttp
+
         if self._session is None or self._loop is not loop:
             if self._session is not None:
                 self._session.detach()  # its loop is gone; its connections went with it

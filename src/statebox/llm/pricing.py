@@ -5,16 +5,17 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import genai_prices
 import yaml
-from genai_prices.data_snapshot import get_snapshot
-from genai_prices.types import ModelInfo, PriceCalculation, Provider
 from pydantic import BaseModel, ConfigDict, RootModel, field_validator
 
 from .spec import parse_spec
 from .types import Usage
+
+if TYPE_CHECKING:  # genai-prices' catalogue (~40 ms to import) loads with the first price asked for
+    import genai_prices
+    from genai_prices.types import ModelInfo, PriceCalculation, Provider
 
 PRICE_FIELDS = ("input_per_mtok", "cached_input_per_mtok", "cache_write_per_mtok", "output_per_mtok")
 _KINDS = ("input", "cached_input", "cache_write", "output")  # Usage's fields, in PRICE_FIELDS' order
@@ -95,6 +96,8 @@ class Pricer:
         self._catalogue: tuple[Provider, ModelInfo] | None = None
         if self._override is None:
             provider, model = _catalogue_names(spec, price_provider)
+            from genai_prices.data_snapshot import get_snapshot
+
             try:
                 self._catalogue = get_snapshot().find_provider_model(model, None, provider, None)
             except LookupError:
@@ -191,6 +194,8 @@ def _catalogue_names(spec: str, price_provider: str | None) -> tuple[str, str]:
 
 def _catalogue_price(spec: str, usage: Usage, price_provider: str | None) -> PriceCalculation | None:
     """genai-prices' calculation for `spec`, or None when the catalogue lacks the model."""
+    import genai_prices
+
     provider, model = _catalogue_names(spec, price_provider)
     try:
         return genai_prices.calc_price(_catalogue_usage(usage), model, provider_id=provider)
@@ -199,6 +204,8 @@ def _catalogue_price(spec: str, usage: Usage, price_provider: str | None) -> Pri
 
 
 def _catalogue_usage(usage: Usage) -> genai_prices.Usage:
+    import genai_prices
+
     return genai_prices.Usage(
         input_tokens=usage.input + usage.cached_input + usage.cache_write,
         cache_read_tokens=usage.cached_input,

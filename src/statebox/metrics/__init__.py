@@ -28,14 +28,13 @@ from statebox.metrics.compare import (
     PairedComparison,
     compare_runs,
     diff_interval,
-    expected_flip,
-    majority_passes,
 )
 from statebox.metrics.cost import Spend, cost_per_dependable_task, cost_per_successful_attempt
 from statebox.metrics.counts import Shortfall, TaskCounts, is_canonical, max_attempts, shortfall
 from statebox.metrics.curves import (
     CurvePoint,
     curve,
+    curve_tasks,
     pass_at_k_curve,
     pass_hat_k_curve,
     pass_hat_k_plugin_curve,
@@ -43,6 +42,7 @@ from statebox.metrics.curves import (
 from statebox.metrics.estimators import Estimator, pass_at_k, pass_hat_k, pass_hat_k_plugin
 from statebox.metrics.exact import ExactTest, benjamini_hochberg, fisher_exact
 from statebox.metrics.failure_analysis import FailedAttempt, FailureCounts, failure_counts, terminated_cleanly
+from statebox.metrics.flips import expected_flip, majority_passes, no_change_flip_range
 from statebox.metrics.intervals import (
     ClusteredEstimate,
     Interval,
@@ -50,6 +50,7 @@ from statebox.metrics.intervals import (
     clustered_standard_error,
     effective_tasks,
     estimator_interval,
+    hull,
     pass_at_1_interval,
     pass_at_1_standard_error,
     share_interval,
@@ -86,6 +87,7 @@ __all__ = [
     "cost_per_dependable_task",
     "cost_per_successful_attempt",
     "curve",
+    "curve_tasks",
     "dependable_tasks",
     "diff_interval",
     "dominates",
@@ -94,6 +96,7 @@ __all__ = [
     "expected_flip",
     "failure_counts",
     "fisher_exact",
+    "hull",
     "is_canonical",
     "is_dependable",
     "majority_passes",
@@ -101,6 +104,7 @@ __all__ = [
     "mean_pass_at_k",
     "mean_pass_hat_k",
     "mean_pass_hat_k_plugin",
+    "no_change_flip_range",
     "normal_quantile",
     "observed_k_of_k",
     "pareto_frontier",

@@ -8,8 +8,8 @@
 - changed tasks: Boschloo's exact test per task, Benjamini-Hochberg at q = FDR_LEVEL over the
   paired tasks (exact.py); `gained` / `lost` split them by direction;
 - the majority-flip rate: the share of paired tasks passed by a strict majority of attempts in
-  one run and not in the other, beside its expectation if nothing changed (each task keeping
-  its pooled pass rate in both runs).
+  one run and not in the other, beside its expectation and 95% range if nothing changed, given
+  each task's total passes (flips.py).
 
 A task with no finished attempt in a run (all its attempts errored) is not paired; it is listed
 as errored in that run, never as "only in" the other.
@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import comb, sqrt
+from math import sqrt
 from statistics import fmean
 
 from statebox.metrics.counts import TaskCounts
 from statebox.metrics.exact import ExactTest, benjamini_hochberg
-from statebox.metrics.intervals import Interval, critical_values
+from statebox.metrics.flips import expected_flip, majority_passes, no_change_flip_range
+from statebox.metrics.intervals import Interval, critical_values, pass_at_1_interval
 
 FDR_LEVEL = 0.10
 
@@ -36,14 +37,18 @@ class PairedComparison:
     shared_tasks: int
     pass_at_1_a: float | None
     pass_at_1_b: float | None
+    interval_a: Interval | None  # pass@1 of a over the paired tasks, its bounded interval
+    interval_b: Interval | None
     diff: float | None
     interval: Interval | None
     changed: tuple[str, ...]
     gained: tuple[str, ...]
     lost: tuple[str, ...]
     p_values: dict[str, float]
+    flips: int
     flip_rate: float | None
     expected_flip_rate: float | None
+    no_change_flip_range: Interval | None  # the flip rate's 95% range if nothing changed
     only_in_a: tuple[str, ...]
     only_in_b: tuple[str, ...]
     errored_in_a: tuple[str, ...]
@@ -59,23 +64,6 @@ def _index(counts: Sequence[TaskCounts], run: str) -> dict[str, TaskCounts]:
     return index
 
 
-def majority_passes(task: TaskCounts) -> bool:
-    """Strictly more than half of the task's attempts passed (a tie is not a pass)."""
-    return 2 * task.c > task.n
-
-
-def _majority_probability(n: int, rate: float) -> float:
-    """P(strictly more than n/2 of n attempts pass) when each passes with probability `rate`."""
-    return sum(comb(n, j) * rate**j * (1 - rate) ** (n - j) for j in range(n // 2 + 1, n + 1))
-
-
-def expected_flip(a: TaskCounts, b: TaskCounts) -> float:
-    """P(the majority outcomes differ) if both runs had the task's pooled pass rate."""
-    rate = (a.c + b.c) / (a.n + b.n)
-    pa, pb = _majority_probability(a.n, rate), _majority_probability(b.n, rate)
-    return pa * (1 - pb) + pb * (1 - pa)
-
-
 def diff_interval(diffs: Sequence[float], confidence: float = 0.95) -> Interval | None:
     """Interval of the mean paired difference (values in [-1, 1]), never of zero width."""
     size = len(diffs)
@@ -86,6 +74,11 @@ def diff_interval(diffs: Sequence[float], confidence: float = 0.95) -> Interval 
     se = sqrt(max(spread, 1 / size) / size)
     _, t = critical_values(size, confidence)
     return Interval(max(-1.0, mean - t * se), min(1.0, mean + t * se))
+
+
+def _pass_at_1_interval(counts: Sequence[TaskCounts], confidence: float) -> Interval | None:
+    estimate = pass_at_1_interval(counts, confidence)
+    return None if estimate is None else Interval(estimate.lo, estimate.hi)
 
 
 def compare_runs(
@@ -115,14 +108,18 @@ def compare_runs(
         shared_tasks=len(shared),
         pass_at_1_a=fmean(rates_a) if pairs else None,
         pass_at_1_b=fmean(rates_b) if pairs else None,
+        interval_a=_pass_at_1_interval([x for x, _ in pairs], confidence),
+        interval_b=_pass_at_1_interval([y for _, y in pairs], confidence),
         diff=fmean(diffs) if pairs else None,
         interval=diff_interval(diffs, confidence),
         changed=tuple(changed),
         gained=tuple(t for t, d in zip(shared, diffs, strict=True) if t in changed and d > 0),
         lost=tuple(t for t, d in zip(shared, diffs, strict=True) if t in changed and d < 0),
         p_values={t: p for t, p, r in zip(shared, p_values, rejected, strict=True) if r},
+        flips=flips,
         flip_rate=flips / len(pairs) if pairs else None,
         expected_flip_rate=fmean(expected_flip(x, y) for x, y in pairs) if pairs else None,
+        no_change_flip_range=no_change_flip_range(pairs, confidence),
         only_in_a=tuple(sorted(t for t in index_a.keys() - index_b.keys() if index_a[t].n >= 1)),
         only_in_b=tuple(sorted(t for t in index_b.keys() - index_a.keys() if index_b[t].n >= 1)),
         errored_in_a=tuple(sorted(t for t, c in index_a.items() if c.n == 0)),

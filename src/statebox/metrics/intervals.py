@@ -44,6 +44,15 @@ class Interval:
         return self.lo <= value and (self.hi is None or value <= self.hi)
 
 
+def hull(*intervals: Interval | None) -> Interval | None:
+    """The smallest interval holding every given one (None when none is given); unbounded if one is."""
+    known = [i for i in intervals if i is not None]
+    if not known:
+        return None
+    highs = [i.hi for i in known]
+    return Interval(min(i.lo for i in known), None if None in highs else max(h for h in highs if h is not None))
+
+
 @dataclass(frozen=True)
 class ClusteredEstimate:
     """pass@1 over `tasks` tasks: its clustered standard error (None for one task) and interval."""

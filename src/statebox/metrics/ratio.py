@@ -4,7 +4,9 @@ R = sum(y) / sum(x) over tasks, where x counts something per task in [0, scale] 
 attempts with scale = the repeats, or 1 for a dependable task). The interval is the hull of:
 
 1. the delta-method interval on the log scale, R exp(+/- t se), with se the task-clustered
-   standard error of the linearised log ratio z_t = y_t / mean(y) - x_t / mean(x);
+   standard error of the linearised log ratio z_t = y_t / mean(y) - x_t / mean(x), corrected
+   for the skewness and heavy tails of z (skewed.py): spend per task is often log-normal-like,
+   and the plain interval then misses above its upper bound (0.91 at T = 40, sigma = 1);
 2. the denominator interval, mean(y) / (scale [q_lo, q_hi]), where [q_lo, q_hi] is the bounded
    interval (intervals.py) of the share mean(x) / scale.
 
@@ -18,13 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import exp, sqrt
+from math import exp
 from statistics import fmean
 
 from statebox.metrics.aggregates import task_values
 from statebox.metrics.counts import TaskCounts
 from statebox.metrics.estimators import pass_hat_k
-from statebox.metrics.intervals import Interval, bounded_mean_interval, critical_values
+from statebox.metrics.intervals import Interval, bounded_mean_interval, check_confidence
+from statebox.metrics.skewed import skewed_mean_interval
 
 
 @dataclass(frozen=True)
@@ -35,15 +38,16 @@ class RatioEstimate:
     interval: Interval | None
 
 
-def _log_delta(numerators: Sequence[float], denominators: Sequence[float], t: float) -> Interval | None:
-    size = len(numerators)
+def _log_delta(numerators: Sequence[float], denominators: Sequence[float], confidence: float) -> Interval | None:
     mean_y, mean_x = fmean(numerators), fmean(denominators)
-    if size < 2 or mean_y <= 0 or mean_x <= 0:
+    if len(numerators) < 2 or mean_y <= 0 or mean_x <= 0:
         return None
     z = [y / mean_y - x / mean_x for y, x in zip(numerators, denominators, strict=True)]
-    se = sqrt(sum(v * v for v in z) / (size * (size - 1)))
+    spread = skewed_mean_interval(z, confidence)
+    if spread is None:
+        return None
     ratio = mean_y / mean_x
-    return Interval(ratio * exp(-t * se), ratio * exp(t * se))
+    return Interval(ratio * exp(-spread.below), ratio * exp(spread.above))
 
 
 def _denominator_only(
@@ -92,9 +96,9 @@ def ratio_interval(
         return RatioEstimate(None, None)
     total_x = sum(denominators)
     estimate = sum(numerators) / total_x if total_x else None
-    _, t = critical_values(len(numerators), confidence)
+    check_confidence(confidence)
     candidates = [
-        _log_delta(numerators, denominators, t),
+        _log_delta(numerators, denominators, confidence),
         _denominator_only(numerators, denominators, scale, confidence),
     ]
     if numerator_scale is not None:

@@ -6,6 +6,7 @@ one suite and the task's content hash agrees. Definitions in docs/metrics.md.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,9 +16,11 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from statebox.metrics import FDR_LEVEL, compare_runs
+from statebox.metrics import FDR_LEVEL, PairedComparison, TaskCounts, compare_runs
 from statebox.report import models
 from statebox.report.aggregate import RunGroup, attempts_of, group_runs, task_domains
+from statebox.report.merge import Prefer
+from statebox.report.rates import bounds
 from statebox.report.runs import ReportInputError, load_runs
 from statebox.report.summary import ERRORS_AS_FAILURES, ERRORS_EXCLUDED, task_counts
 from statebox.report.terminal import pct
@@ -53,9 +56,9 @@ def _matches(group: RunGroup, model: str) -> bool:
     return model in (group.model, group.agent)
 
 
-def pick_side(path: Path, model: str | None) -> tuple[Side, list[str]]:
+def pick_side(path: Path, model: str | None, *, prefer: Prefer | None = None) -> tuple[Side, list[str]]:
     """Load one directory and choose its group: `model` if given, else the first (and say so)."""
-    loaded = load_runs([path])
+    loaded = load_runs([path], prefer=prefer)
     groups = group_runs(loaded)
     if model is not None:
         chosen = [g for g in groups if _matches(g, model)]
@@ -94,6 +97,7 @@ def compare_document(a: Side, b: Side, *, errors_as_failures: bool = False) -> m
     counts_b = [t for t in counts_b if t.task_id not in left_out]
     result = compare_runs(counts_a, counts_b)
     index_a, index_b = {t.task_id: t for t in counts_a}, {t.task_id: t for t in counts_b}
+    paired = [(index_a[t], index_b[t]) for t in index_a if t in index_b and index_a[t].n and index_b[t].n]
     return models.CompareDocument(
         a=a.describe(),
         b=b.describe(),
@@ -102,23 +106,21 @@ def compare_document(a: Side, b: Side, *, errors_as_failures: bool = False) -> m
         same_k=a.group.repeats == b.group.repeats,
         pass_at_1_a=result.pass_at_1_a,
         pass_at_1_b=result.pass_at_1_b,
+        pass_at_1_a_ci=bounds(result.interval_a),
+        pass_at_1_b_ci=bounds(result.interval_b),
+        passes_a=_passes(x for x, _ in paired),
+        passes_b=_passes(y for _, y in paired),
         diff=result.diff,
-        diff_ci=None if result.interval is None else [result.interval.lo, result.interval.hi],
+        diff_ci=bounds(result.interval),
         fdr_level=FDR_LEVEL,
         changed=list(result.changed),
-        changed_detail=[
-            models.ChangedTask(
-                task_id=t,
-                a=[index_a[t].c, index_a[t].n],
-                b=[index_b[t].c, index_b[t].n],
-                p_value=result.p_values[t],
-            )
-            for t in result.changed
-        ],
+        changed_detail=_changed_detail(result, index_a, index_b),
         gained=list(result.gained),
         lost=list(result.lost),
+        flips=result.flips,
         flip_rate=result.flip_rate,
         expected_flip_rate=result.expected_flip_rate,
+        expected_flip_range=bounds(result.no_change_flip_range),
         only_in_a=list(result.only_in_a),
         only_in_b=list(result.only_in_b),
         errored_in_a=list(result.errored_in_a),
@@ -127,6 +129,29 @@ def compare_document(a: Side, b: Side, *, errors_as_failures: bool = False) -> m
         simulator_faults_a=sum(1 for x in attempts_a if x.simulator_fault),
         simulator_faults_b=sum(1 for x in attempts_b if x.simulator_fault),
     )
+
+
+def _changed_detail(
+    result: PairedComparison, index_a: dict[str, TaskCounts], index_b: dict[str, TaskCounts]
+) -> list[models.ChangedTask]:
+    """Each changed task with its passes and attempts in A and B and its p-value."""
+    return [
+        models.ChangedTask(
+            task_id=t,
+            a=[index_a[t].c, index_a[t].n],
+            b=[index_b[t].c, index_b[t].n],
+            p_value=result.p_values[t],
+        )
+        for t in result.changed
+    ]
+
+
+def _passes(counts: Iterable[TaskCounts]) -> list[int]:
+    """[passed, attempts] over the given tasks."""
+    passed = attempts = 0
+    for t in counts:
+        passed, attempts = passed + t.c, attempts + t.n
+    return [passed, attempts]
 
 
 def compare(a: Side, b: Side, *, errors_as_failures: bool = False) -> dict[str, Any]:
@@ -143,9 +168,16 @@ def render_comparison(result: models.CompareDocument, console: Console) -> None:
     table.add_column("run")
     table.add_column("k", justify="right")
     table.add_column("pass@1", justify="right")
-    for name, side, value in (("A", a, result.pass_at_1_a), ("B", b, result.pass_at_1_b)):
+    table.add_column("95% CI", justify="right", style="dim")
+    table.add_column("passed/attempts", justify="right")
+    for name, side, value, ci, passes in (
+        ("A", a, result.pass_at_1_a, result.pass_at_1_a_ci, result.passes_a),
+        ("B", b, result.pass_at_1_b, result.pass_at_1_b_ci, result.passes_b),
+    ):
         run = f"{escape(side.model or side.agent)}  [dim]{escape(side.dir)}[/]"
-        table.add_row(name, run, str(side.repeats), pct(value))
+        lo, hi = (None, None) if ci is None else (ci[0], ci[1])
+        interval = "" if lo is None or hi is None else f"{100 * lo:.1f} – {100 * hi:.1f}"
+        table.add_row(name, run, str(side.repeats), pct(value), interval, f"{passes[0]}/{passes[1]}")
     console.print(table)
     if not result.same_k:
         console.print(Text(f"⚠ the runs have different k (A {a.repeats}, B {b.repeats} repeats)", style="yellow"))
@@ -175,8 +207,12 @@ def _difference_line(result: models.CompareDocument) -> Text:
     ci = result.diff_ci
     if ci is not None and ci[1] is not None and ci[0] is not None:
         line.append(f"  95% CI [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]", style="dim")
-    line.append(f"   majority-flip rate {pct(result.flip_rate)}")
-    line.append(f" (expected with no change: {pct(result.expected_flip_rate)})", style="dim")
+    line.append(f"   majority-flip rate {pct(result.flip_rate)} ({result.flips} of {result.tasks} tasks)")
+    expected = f" (expected with no change: {pct(result.expected_flip_rate)}"
+    span = result.expected_flip_range
+    if span is not None and span[0] is not None and span[1] is not None:
+        expected += f", 95% of the time within {pct(span[0])} – {pct(span[1])}"
+    line.append(expected + ")", style="dim")
     return line
 
 

@@ -89,6 +89,27 @@ class FailureAnalysis(_Model):
     shares: FailureShares
 
 
+class ConventionRates(_Model):
+    """pass@1 and pass^k of one group under one convention, with their intervals."""
+
+    convention: Convention
+    pass_at_1: float | None
+    pass_at_1_ci: Bounds | None
+    curve_tasks: int  # the tasks pass^k is over: those with `repeats` attempts counted
+    pass_hat_k: dict[str, float | None]
+    pass_hat_k_ci: dict[str, Bounds | None]
+
+
+class ErrorBand(_Model):
+    """When an attempt errored: errors may be likelier on failing attempts, which biases errors-excluded up
+    and errors-as-failures down. Both are given; the band is the hull of their intervals."""
+
+    errors_excluded: ConventionRates
+    errors_as_failures: ConventionRates
+    pass_at_1: Bounds | None
+    pass_hat_k: dict[str, Bounds | None]  # at the headline k
+
+
 class Summary(_Model):
     """The numbers of one group of attempts: a (suite, agent, model) overall, or one of its domains."""
 
@@ -98,6 +119,7 @@ class Summary(_Model):
     tasks: int
     repeats: int
     attempts: int
+    passes: int  # passed attempts among `attempts`
     infra_errors: int
     infra_error_kinds: dict[str, int]
     simulator_faults: int  # finished attempts flagged: left out of every number below but spend
@@ -111,6 +133,9 @@ class Summary(_Model):
     pass_at_1: float | None
     pass_at_1_ci: Bounds | None
     pass_at_1_tasks: int
+    curve_tasks: int  # pass@k, pass^k for every k are over these tasks: the ones with `repeats` attempts
+    curve_passes: int  # passed attempts / attempts of those tasks
+    curve_attempts: int
     tasks_at_k: dict[str, int]
     pass_at_k: dict[str, float | None]
     pass_hat_k: dict[str, float | None]
@@ -124,6 +149,7 @@ class Summary(_Model):
     retention: float | None
     retention_k: int
     retention_ci: Bounds | None
+    error_band: ErrorBand | None  # only when an attempt ended in an infrastructure error
     cost: CostSummary
     failed_attempts: int
     signatures: dict[str, int]
@@ -182,6 +208,10 @@ class CompareDocument(_Model):
     same_k: bool
     pass_at_1_a: float | None
     pass_at_1_b: float | None
+    pass_at_1_a_ci: Bounds | None
+    pass_at_1_b_ci: Bounds | None
+    passes_a: list[int]  # [passed, attempts] over the paired tasks
+    passes_b: list[int]
     diff: float | None
     diff_ci: Bounds | None
     fdr_level: float
@@ -189,8 +219,10 @@ class CompareDocument(_Model):
     changed_detail: list[ChangedTask]
     gained: list[str]
     lost: list[str]
+    flips: int
     flip_rate: float | None
     expected_flip_rate: float | None
+    expected_flip_range: Bounds | None  # where the flip rate stays 95% of the time with no change
     only_in_a: list[str]
     only_in_b: list[str]
     errored_in_a: list[str]

@@ -94,7 +94,7 @@ function curvesChart(runs) {
     el("span", {}, el("span", { class: "dash" }), "pass@k (at least one of k passes)"),
     runs.map((r, i) => el("span", {}, swatch(colorOf(i)), r.label)));
   return card("curves", "Reliability as k grows",
-    "pass^k falls as more consecutive successes are required; pass@k rises with more tries. Unbiased estimators, k = 1..n; a point at k is over the tasks with at least k finished attempts (hover for the count when that is fewer than all).",
+    "pass^k falls as more consecutive successes are required; pass@k rises with more tries. Unbiased estimators, k = 1..n, every point over one task set, the tasks with all n attempts counted, so the curves are monotone (hover for the count when that is fewer than all).",
     f.root, legend);
 }
 

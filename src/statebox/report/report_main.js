@@ -16,15 +16,17 @@ function leaderboard(runs) {
       el("td", { class: "model" }, swatch(colorOf(i)), el("strong", {}, r.label),
         el("div", { class: "sub" }, `${s.agent} agent · ${s.suite}`)),
       cell("tasks", `${s.tasks} × ${s.repeats}`, short),
-      cell("pass_at_1", pct(s.pass_at_1), ciSpan(s.pass_at_1_ci, pct),
-        s.pass_at_1_tasks === s.tasks ? null : el("span", { class: "over" }, `over ${s.pass_at_1_tasks} of ${s.tasks} tasks`)),
-      cell("pass_at_n", pct(s.pass_at_k[k]), ciSpan(s.pass_at_k_ci[k], pct), over),
-      cell("pass_hat_n", pct(s.pass_hat_k[k]), ciSpan(s.pass_hat_k_ci[k], pct), over && over.cloneNode(true)),
+      cell("pass_at_1", pct(s.pass_at_1), ciSpan(s.pass_at_1_ci, pct), counts(s.passes, s.attempts),
+        s.pass_at_1_tasks === s.tasks ? null : el("span", { class: "over" }, `over ${s.pass_at_1_tasks} of ${s.tasks} tasks`),
+        bandSpan(s, "pass_at_1", null)),
+      cell("pass_at_n", pct(s.pass_at_k[k]), ciSpan(s.pass_at_k_ci[k], pct), counts(s.curve_passes, s.curve_attempts), over),
+      cell("pass_hat_n", pct(s.pass_hat_k[k]), ciSpan(s.pass_hat_k_ci[k], pct), counts(s.curve_passes, s.curve_attempts),
+        over && over.cloneNode(true), bandSpan(s, "pass_hat_k", k)),
       cell("pass_hat_n_plugin", pct(s.pass_hat_k_plugin[k])),
       cell("all_k_tasks", `${s.all_k_tasks}/${s.tasks} (${pct(s.all_k_share)})`, ciSpan(s.all_k_ci, pct)),
       cell("retention", s.retention === null ? "–" : s.retention.toFixed(2)),
-      cell("per_success", usd(c.per_success_usd), ciSpan(c.per_success_ci, usd)),
-      cell("per_dependable", usd(c.per_dependable_task_usd), ciSpan(c.per_dependable_task_ci, usd)),
+      cell("per_success", usd(c.per_success_usd), ciSpan(c.per_success_ci, usd), denominator(`${usd(c.agent_usd)} / ${s.passes} passed`)),
+      cell("per_dependable", usd(c.per_dependable_task_usd), ciSpan(c.per_dependable_task_ci, usd), denominator(`${usd(c.agent_usd)} / ${s.all_k_tasks} tasks`)),
       cell("infra_errors", s.infra_errors),
       cell("simulator_faults", s.simulator_faults, s.simulator_faults ? el("span", { class: "ci" }, ` (${pct(s.simulator_fault_share)} of attempts)`) : null),
       cell("errored_usd", usd(c.errored_usd), c.errored_share ? el("span", { class: "ci" }, `${pct(c.errored_share)} of spend`) : null));
@@ -36,6 +38,26 @@ function leaderboard(runs) {
     el("div", { style: "overflow-x:auto" }, table));
 }
 
+// "passed/attempts" under a rate.
+function counts(passed, attempts) {
+  return el("span", { class: "ci", "data-key": "counts" }, `${passed}/${attempts} passed`);
+}
+
+// "spend / denominator" under a cost.
+function denominator(text) {
+  return el("span", { class: "ci", "data-key": "denominator" }, text);
+}
+
+// When an attempt errored: the rate under both conventions and the band of their intervals.
+function bandSpan(s, key, k) {
+  const b = s.error_band;
+  if (!b) return null;
+  const value = (side) => (k === null ? side[key] : side[key][k]);
+  const band = k === null ? b[key] : b[key][k];
+  const text = `errors as failures ${pct(value(b.errors_as_failures))} – excluded ${pct(value(b.errors_excluded))}`;
+  return el("span", { class: "over", "data-key": "error_band" }, text, band ? ` · band [${pct(band[0])}, ${pct(band[1])}]` : "");
+}
+
 // "[lo, hi]" of an interval, in the given format; an interval without upper bound reads "[lo, no bound]".
 function ciSpan(ci, format) {
   if (!ci || ci[0] === null || ci[0] === undefined) return null;
@@ -45,14 +67,18 @@ function ciSpan(ci, format) {
 function domainTable(runs) {
   const domains = [...new Set(runs.flatMap((r) => Object.keys(r.summary.by_domain)))].sort();
   if (domains.length < 2) return null;
-  return card("domains", "By domain", "pass@1 and pass^n per domain.", el("div", { style: "overflow-x:auto" }, el("table", { id: "domain-table" },
+  return card("domains", "By domain", "Per domain: pass@1, pass@n and pass^n with their 95% intervals and passed/attempts, and $/success with its interval and denominator.", el("div", { style: "overflow-x:auto" }, el("table", { id: "domain-table" },
     el("thead", {}, el("tr", {}, el("th", {}, "model"), domains.map((d) => el("th", { class: "num" }, d)))),
     el("tbody", {}, runs.map((r, i) => el("tr", {}, el("td", {}, swatch(colorOf(i)), r.label), domains.map((d) => {
       const s = r.summary.by_domain[d];
       if (!s) return el("td", { class: "num muted" }, "–");
-      const k = String(s.repeats), over = s.tasks_at_k[k] === s.tasks ? "" : ` (over ${s.tasks_at_k[k]} of ${s.tasks} tasks)`;
+      const k = String(s.repeats), over = s.curve_tasks === s.tasks ? "" : ` (over ${s.curve_tasks} of ${s.tasks} tasks)`;
+      const line = (key, text, ...extra) => el("div", { "data-key": key }, text, ...extra);
       return el("td", { class: "num", "data-model": r.label, "data-domain": d },
-        pct(s.pass_at_1), el("span", { class: "ci" }, `pass^${k} ${pct(s.pass_hat_k[k])}${over}`),
+        line("pass_at_1", pct(s.pass_at_1), ciSpan(s.pass_at_1_ci, pct), counts(s.passes, s.attempts)),
+        line("pass_at_n", `pass@${k} ${pct(s.pass_at_k[k])}`, ciSpan(s.pass_at_k_ci[k], pct)),
+        line("pass_hat_n", `pass^${k} ${pct(s.pass_hat_k[k])}${over}`, ciSpan(s.pass_hat_k_ci[k], pct)),
+        line("per_success", `$/success ${usd(s.cost.per_success_usd)}`, ciSpan(s.cost.per_success_ci, usd), denominator(`/ ${s.passes} passed`)),
         s.short_tasks ? el("span", { class: "over" }, `${s.short_tasks} short`) : null);
     })))))));
 }
@@ -64,7 +90,11 @@ function warningsBox(data) {
     if (!s.canonical) {
       const short = s.shortfall.slice(0, 8).map((t) => `${t.task_id} (${t.attempts}/${s.repeats}${t.errors ? `, ${t.errors} errored` : ""}${t.simulator_faults ? `, ${t.simulator_faults} simulator fault${t.simulator_faults === 1 ? "" : "s"}` : ""})`).join(", ");
       const more = s.shortfall.length > 8 ? ` and ${s.shortfall.length - 8} more` : "";
-      items.push(`${r.label}: not canonical — ${s.short_tasks} of ${s.tasks} tasks are short (fewer than ${s.repeats} finished attempts) and never count as dependable: ${short}${more}. An estimate at k is over the tasks with at least k attempts.`);
+      items.push(`${r.label}: not canonical — ${s.short_tasks} of ${s.tasks} tasks are short (fewer than ${s.repeats} finished attempts) and never count as dependable: ${short}${more}. pass@k and pass^k are over the tasks with all ${s.repeats} attempts.`);
+    }
+    if (s.error_band) {
+      const b = s.error_band;
+      items.push(`${r.label}: ${s.infra_errors} attempt(s) ended in an infrastructure error. Errors can be likelier on failing attempts, which makes "errors excluded" read high and "errors as failures" read low, so pass@1 and pass^${s.repeats} are shown both ways with the band of their intervals (pass^k over ${b.errors_excluded.curve_tasks} and ${b.errors_as_failures.curve_tasks} tasks).`);
     }
     const j = s.judge_agreement;
     if (j) {

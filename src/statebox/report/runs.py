@@ -1,4 +1,4 @@
-"""Reading run directories for a report: shards merge, trial ids dedupe, bad lines are counted.
+"""Reading run directories for a report: shards merge, trial ids dedupe (merge.py), bad lines are counted.
 
 Lines are read by the run store's rules (runner/store.py: blank and torn lines, schema versions), but a
 line that is not a record is counted and skipped rather than refused, so a report still shows the rest.
@@ -19,6 +19,7 @@ from typing import Any, BinaryIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from statebox.report.merge import MergeConflict, Prefer, resolve_duplicates
 from statebox.report.trial_summary import RecordAt, TrialSummary, read_summary
 from statebox.runner.record import ErrorRecord, TrialRecord
 from statebox.runner.store import ERRORS, MANIFEST, TRIALS, check_version, parse_record, read_lines
@@ -50,8 +51,9 @@ def sort_key(key: GroupKey) -> tuple[str, str, str]:
     return (key[0], key[1], key[2] or "")
 
 
-def load_runs(dirs: Sequence[Path]) -> LoadedRuns:
-    """Read every directory; raise ReportInputError for a missing, foreign or empty run."""
+def load_runs(dirs: Sequence[Path], *, prefer: Prefer | None = None) -> LoadedRuns:
+    """Read every directory; raise ReportInputError for a missing, foreign or empty run, or for trial ids
+    recorded differently in two directories unless `prefer` says which to keep (merge.py)."""
     if not dirs:
         raise ReportInputError("give at least one run directory")
     warnings: list[str] = []
@@ -73,7 +75,7 @@ def load_runs(dirs: Sequence[Path]) -> LoadedRuns:
     if not trials and not errors:
         names = ", ".join(str(p) for p in dirs)
         raise ReportInputError(f"{names}: nothing to report: the run has no finished attempts and no errors yet")
-    unique_trials = _dedupe_trials(trials, warnings)
+    unique_trials = _dedupe_trials(trials, prefer, warnings)
     finished = {t.trial_id for t in unique_trials}
     outstanding = _dedupe_errors([e for e in errors if e.trial_id not in finished])
     _check_task_coverage(unique_trials, outstanding, declared_tasks, warnings)
@@ -187,27 +189,14 @@ def _full_record(text: str, model: type[Full]) -> Full:
     return record
 
 
-def _canonical_json(record: TrialRecord) -> str:
-    return json.dumps(record.model_dump(mode="json", exclude={"timings"}), sort_keys=True)
-
-
-def _dedupe_trials(trials: list[TrialSummary], warnings: list[str]) -> list[TrialSummary]:
-    """One record per trial id; among differing duplicates the choice does not depend on order."""
-    by_id: dict[str, list[TrialSummary]] = defaultdict(list)
-    for t in trials:
-        by_id[t.trial_id].append(t)
-    chosen, conflicts = [], 0
+def _dedupe_trials(trials: list[TrialSummary], prefer: Prefer | None, warnings: list[str]) -> list[TrialSummary]:
+    """One record per trial id (merge.py); only duplicates are read whole, to compare their content."""
     with FullRecords() as full:
-        for records in by_id.values():
-            if len(records) == 1:
-                chosen.append(records[0])
-                continue
-            # Only duplicates are read whole: their content (less timings) decides which is kept.
-            dumps = sorted((_canonical_json(full.read(r)), i) for i, r in enumerate(records))
-            conflicts += dumps[0][0] != dumps[-1][0]
-            chosen.append(records[dumps[0][1]])
-    if conflicts:
-        warnings.append(f"{conflicts} trial id(s) appear more than once with different results; kept one of each")
+        try:
+            chosen, notes = resolve_duplicates(trials, full.read, prefer)
+        except MergeConflict as e:
+            raise ReportInputError(str(e)) from None
+    warnings += notes
     return sorted(chosen, key=lambda t: (*sort_key(group_key(t)), t.task_id, t.repeat, t.trial_id))
 
 

@@ -10,16 +10,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from statebox.metrics import (
-    Estimator,
     FailedAttempt,
-    Interval,
     RatioEstimate,
     TaskCounts,
     cost_per_dependable_task,
     cost_per_successful_attempt,
-    estimator_interval,
+    curve_tasks,
     failure_counts,
     is_dependable,
     mean_pass_at_k,
@@ -35,7 +34,6 @@ from statebox.metrics import (
     share_interval,
 )
 from statebox.report.models import (
-    Bounds,
     Convention,
     CostSummary,
     FailureAnalysis,
@@ -45,9 +43,9 @@ from statebox.report.models import (
     Summary,
     TaskFlags,
 )
+from statebox.report.rates import bounds, error_band, intervals_at_k
 
 ROLES = ("agent", "user", "judge")
-HEADLINE_KS = (1, 5, 10, 20)
 ERRORS_EXCLUDED: Convention = "errors-excluded"
 ERRORS_AS_FAILURES: Convention = "errors-as-failures"
 
@@ -84,11 +82,6 @@ class Attempt:
         return bool(self.faults)
 
 
-def headline_ks(repeats: int) -> list[int]:
-    """The k of the tables: 1, 5, 10, 20 where <= n, and n itself."""
-    return sorted({k for k in HEADLINE_KS if k <= repeats} | ({repeats} if repeats >= 1 else set()))
-
-
 def counted(attempts: Sequence[Attempt], errors_as_failures: bool) -> list[Attempt]:
     """The attempts the estimators see under the chosen convention; simulator faults never."""
     return [a for a in attempts if not a.simulator_fault and (errors_as_failures or not a.infra_error)]
@@ -115,13 +108,8 @@ def summarize(
     counts = task_counts(attempts, errors_as_failures)
     used = counted(attempts, errors_as_failures)
     errors = [a for a in attempts if a.infra_error]
-    finished = [a for a in attempts if not a.infra_error]
-    flagged = [a for a in finished if a.simulator_fault]
-    fault_kinds = _tally(k for a in flagged for k in a.faults)
-    ks = range(1, repeats + 1)
     observed = observed_k_of_k(counts, repeats)
     interval = pass_at_1_interval(counts)
-    failed = [a for a in used if not a.passed and not a.infra_error]
     suite, agent, model = identity
     return Summary(
         agent=agent,
@@ -130,12 +118,10 @@ def summarize(
         tasks=len(counts),
         repeats=repeats,
         attempts=len(used),
+        passes=sum(t.c for t in counts),
         infra_errors=len(errors),
         infra_error_kinds=_tally(a.error_kind for a in errors),
-        simulator_faults=len(flagged),
-        simulator_fault_share=len(flagged) / len(finished) if finished else None,
-        simulator_fault_kinds=fault_kinds,
-        simulator_fault_kind_shares={k: v / len(finished) for k, v in fault_kinds.items()},
+        **_fault_fields(attempts),
         canonical=bool(counts) and observed.canonical,
         convention=ERRORS_AS_FAILURES if errors_as_failures else ERRORS_EXCLUDED,
         short_tasks=len(observed.short),
@@ -143,28 +129,62 @@ def summarize(
         pass_at_1=pass_at_1(counts),
         pass_at_1_ci=None if interval is None else [interval.lo, interval.hi],
         pass_at_1_tasks=sum(1 for t in counts if t.n >= 1),
-        tasks_at_k={str(k): sum(1 for t in counts if t.n >= k) for k in ks},
-        pass_at_k={str(k): mean_pass_at_k(counts, k) for k in ks},
-        pass_hat_k={str(k): mean_pass_hat_k(counts, k) for k in ks},
-        pass_hat_k_plugin={str(k): mean_pass_hat_k_plugin(counts, k) for k in ks},
-        pass_at_k_ci=_intervals(counts, pass_at_k, repeats),
-        pass_hat_k_ci=_intervals(counts, pass_hat_k, repeats),
+        **_curve_fields(counts, repeats),
         all_k=repeats,
         all_k_tasks=observed.tasks,
         all_k_share=observed.share,
-        all_k_ci=_bounds(share_interval([is_dependable(t, repeats) for t in counts])),
+        all_k_ci=bounds(share_interval([is_dependable(t, repeats) for t in counts])),
         retention=retention(counts, repeats) if repeats >= 1 else None,
         retention_k=repeats,
-        retention_ci=_bounds(retention_interval(counts, repeats)) if repeats >= 1 else None,
+        retention_ci=bounds(retention_interval(counts, repeats)) if repeats >= 1 else None,
+        error_band=error_band(task_counts(attempts, False), task_counts(attempts, True), repeats) if errors else None,
         cost=cost_summary(attempts, counts, repeats),
-        failed_attempts=len(failed),
-        signatures=_tally(a.signature for a in failed),
-        discrepancy_kinds=_tally(k for a in failed for k in a.kinds),
-        policy_violations=_tally(c for a in failed for c in a.checks),
-        flagged_tasks=flagged_tasks(failed, flagged),
         judge_agreement=judge_agreement(used),
-        failure_analysis=failure_analysis(failed),
+        **_failure_fields(attempts, used),
     )
+
+
+def _failure_fields(attempts: Sequence[Attempt], used: Sequence[Attempt]) -> dict[str, Any]:
+    """The failed finished attempts counted (`used`): their tallies, flagged tasks and the seed's table."""
+    failed = [a for a in used if not a.passed and not a.infra_error]
+    flagged = [a for a in attempts if not a.infra_error and a.simulator_fault]
+    return {
+        "failed_attempts": len(failed),
+        "signatures": _tally(a.signature for a in failed),
+        "discrepancy_kinds": _tally(k for a in failed for k in a.kinds),
+        "policy_violations": _tally(c for a in failed for c in a.checks),
+        "flagged_tasks": flagged_tasks(failed, flagged),
+        "failure_analysis": failure_analysis(failed),
+    }
+
+
+def _fault_fields(attempts: Sequence[Attempt]) -> dict[str, Any]:
+    """The simulator-fault counts of a Summary: flagged finished attempts, per kind, and their shares."""
+    finished = [a for a in attempts if not a.infra_error]
+    flagged = [a for a in finished if a.simulator_fault]
+    kinds = _tally(k for a in flagged for k in a.faults)
+    return {
+        "simulator_faults": len(flagged),
+        "simulator_fault_share": len(flagged) / len(finished) if finished else None,
+        "simulator_fault_kinds": kinds,
+        "simulator_fault_kind_shares": {k: v / len(finished) for k, v in kinds.items()},
+    }
+
+
+def _curve_fields(counts: Sequence[TaskCounts], repeats: int) -> dict[str, Any]:
+    """pass@k and pass^k for k = 1..repeats over their one task set (n >= repeats), with its counts."""
+    curve, ks = curve_tasks(counts, repeats), range(1, repeats + 1)
+    return {
+        "curve_tasks": len(curve),
+        "curve_passes": sum(t.c for t in curve),
+        "curve_attempts": sum(t.n for t in curve),
+        "tasks_at_k": {str(k): len(curve) for k in ks},
+        "pass_at_k": {str(k): mean_pass_at_k(curve, k) for k in ks},
+        "pass_hat_k": {str(k): mean_pass_hat_k(curve, k) for k in ks},
+        "pass_hat_k_plugin": {str(k): mean_pass_hat_k_plugin(curve, k) for k in ks},
+        "pass_at_k_ci": intervals_at_k(curve, pass_at_k, repeats),
+        "pass_hat_k_ci": intervals_at_k(curve, pass_hat_k, repeats),
+    }
 
 
 def judge_agreement(attempts: Sequence[Attempt]) -> JudgeAgreement | None:
@@ -259,9 +279,9 @@ def cost_summary(attempts: Sequence[Attempt], counts: Sequence[TaskCounts], repe
         errored_share=None if total is None or errored is None or total == 0 else errored / total,
         errored_unrecorded=sum(1 for a in attempts if a.infra_error and not a.spend_recorded),
         per_success_usd=_estimate(per_success),
-        per_success_ci=None if per_success is None else _bounds(per_success.interval),
+        per_success_ci=None if per_success is None else bounds(per_success.interval),
         per_dependable_task_usd=_estimate(per_dependable),
-        per_dependable_task_ci=None if per_dependable is None else _bounds(per_dependable.interval),
+        per_dependable_task_ci=None if per_dependable is None else bounds(per_dependable.interval),
     )
 
 
@@ -275,15 +295,6 @@ def _sum(values: Iterable[float | None]) -> float | None:
 
 def _estimate(result: RatioEstimate | None) -> float | None:
     return None if result is None else result.estimate
-
-
-def _intervals(counts: Sequence[TaskCounts], estimator: Estimator, repeats: int) -> dict[str, Bounds | None]:
-    """Bounded intervals at the headline k, over the tasks with n >= k."""
-    return {str(k): _bounds(estimator_interval(counts, estimator, k)) for k in headline_ks(repeats)}
-
-
-def _bounds(interval: Interval | None) -> Bounds | None:
-    return None if interval is None else [interval.lo, interval.hi]
 
 
 def _tally(values: Iterable[str | None]) -> dict[str, int]:

@@ -14,12 +14,12 @@ from rich.text import Text
 from statebox.metrics.failure_analysis import KINDS
 from statebox.report.aggregate import labels
 from statebox.report.models import CostSummary, JudgeAgreement, ReportDocument, RunEntry, Summary
+from statebox.report.rates import headline_ks
 from statebox.report.seed_figures import SEED_FAILURE_ANALYSIS
-from statebox.report.summary import headline_ks
 
 SHORT_LISTED = 8
 FLAGGED_LISTED = 12
-WIDE = 120  # columns from which the domain table shows every headline number
+WIDE = 170  # columns from which the domains are a table (every figure with its interval); lines below
 
 
 def pct(value: float | None) -> str:
@@ -55,6 +55,9 @@ def render_report(report: ReportDocument, console: Console) -> None:
 
 def _run_block(entry: RunEntry, label: str, *, wide: bool) -> Panel:
     parts: list[Any] = [_headline(entry)]
+    band = _band_lines(entry)
+    if band is not None:
+        parts.append(band)
     if not entry.canonical:
         parts.append(_shortfall_warning(entry))
     parts.append(_overall_table(entry))
@@ -75,7 +78,7 @@ def _run_block(entry: RunEntry, label: str, *, wide: bool) -> Panel:
 def _headline(entry: Summary) -> Text:
     counted = entry.convention == "errors-as-failures"
     convention = "infrastructure errors counted as failures" if counted else "infrastructure errors excluded"
-    text = Text(f"{entry.tasks} tasks × {entry.repeats} repeats · {entry.attempts} attempts · ")
+    text = Text(f"{entry.tasks} tasks × {entry.repeats} repeats · {entry.passes}/{entry.attempts} attempts passed · ")
     errors = entry.infra_errors
     kinds = ", ".join(f"{k} {v}" for k, v in entry.infra_error_kinds.items())
     text.append(f"{errors} infrastructure error{'s' if errors != 1 else ''}", style="yellow" if errors else "")
@@ -100,7 +103,7 @@ def _shortfall_warning(entry: Summary) -> Text:
     return Text(
         f"⚠ not canonical: {len(short)} of {entry.tasks} tasks are short (fewer than {entry.repeats} finished "
         f"attempts) and never count as dependable: {listed}{more}. "
-        "An estimate at k is over the tasks with at least k attempts (see the 'over' column).",
+        "pass@k and pass^k are over the tasks with all of them (see the 'over' column).",
         style="bold yellow",
     )
 
@@ -127,64 +130,112 @@ def _over(tasks: int, total: int) -> str:
     return "" if tasks == total else f"over {tasks} of {total} tasks"
 
 
+def _of(passes: int, attempts: int) -> str:
+    return f"{passes}/{attempts}"
+
+
 def _overall_table(entry: Summary) -> Table:
-    """One row per metric: value, its 95% interval, and how many tasks it is over when not all."""
+    """One row per metric: value, its 95% interval, the counts it rests on, and how many tasks it is over."""
     n, ks, total = entry.repeats, headline_ks(entry.repeats), entry.tasks
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("overall", style="cyan", no_wrap=True)
     table.add_column("value", justify="right", no_wrap=True)
-    table.add_column("95% CI", justify="right", style="dim", no_wrap=True)
-    table.add_column("over", style="yellow", no_wrap=True)
-    table.add_row("pass@1", pct(entry.pass_at_1), _ci(entry.pass_at_1_ci), _over(entry.pass_at_1_tasks, total))
+    table.add_column("95% CI", justify="right", style="dim")  # these three wrap on a narrow terminal
+    table.add_column("passed/attempts", justify="right")
+    table.add_column("over", style="yellow")
+    passes = _of(entry.passes, entry.attempts)
+    table.add_row("pass@1", pct(entry.pass_at_1), _ci(entry.pass_at_1_ci), passes, _over(entry.pass_at_1_tasks, total))
+    curve = _of(entry.curve_passes, entry.curve_attempts)
+    over = _over(entry.curve_tasks, total)
     for values, intervals, name in (
         (entry.pass_at_k, entry.pass_at_k_ci, "pass@"),
         (entry.pass_hat_k, entry.pass_hat_k_ci, "pass^"),
     ):
         for k in ks[1:]:
-            over = _over(entry.tasks_at_k[str(k)], total)
-            table.add_row(f"{name}{k}", pct(values[str(k)]), _ci(intervals.get(str(k))), over)
+            table.add_row(f"{name}{k}", pct(values[str(k)]), _ci(intervals.get(str(k))), curve, over)
     for k in ks[1:]:
         plugin = pct(entry.pass_hat_k_plugin[str(k)])
-        table.add_row(f"pass^{k} plug-in (biased ↑)", plugin, "", _over(entry.tasks_at_k[str(k)], total), style="dim")
+        table.add_row(f"pass^{k} plug-in (biased ↑)", plugin, "", curve, over, style="dim")
     short = f"{entry.short_tasks} short, never dependable" if entry.short_tasks else ""
-    table.add_row(
-        f"observed {n}/{n} tasks", f"{entry.all_k_tasks}/{total} ({pct(entry.all_k_share)})", _ci(entry.all_k_ci), short
-    )
-    retention = entry.retention
-    table.add_row(
-        f"retention (pass^{n} / pass@1)",
-        "–" if retention is None else f"{retention:.2f}",
-        _ci(entry.retention_ci, scale=1, digits=2),
-        _over(entry.tasks_at_k.get(str(n), 0), total),
-    )
-    cost = entry.cost
-    table.add_row("agent cost per success", usd(cost.per_success_usd), _usd_ci(cost.per_success_ci), "")
-    table.add_row(
-        "agent cost per dependable task", usd(cost.per_dependable_task_usd), _usd_ci(cost.per_dependable_task_ci), ""
-    )
-    table.add_row("infrastructure errors", str(entry.infra_errors), "", "")
+    observed = f"{entry.all_k_tasks}/{total} ({pct(entry.all_k_share)})"
+    table.add_row(f"observed {n}/{n} tasks", observed, _ci(entry.all_k_ci), "", short)
+    retention = "–" if entry.retention is None else f"{entry.retention:.2f}"
+    table.add_row(f"retention (pass^{n} / pass@1)", retention, _ci(entry.retention_ci, scale=1, digits=2), curve, over)
+    _cost_rows(table, entry)
+    table.add_row("infrastructure errors", str(entry.infra_errors), "", "", "")
     faults = f"{entry.simulator_faults} ({pct(entry.simulator_fault_share)})"
-    table.add_row("simulator faults (left out)", faults, "", "")
+    table.add_row("simulator faults (left out)", faults, "", "", "")
     return table
 
 
-def _domain_table(entry: RunEntry, wide: bool) -> Table:
-    """One row per domain: every headline number when the terminal is wide, the main ones otherwise."""
+def _cost_rows(table: Table, entry: Summary) -> None:
+    """The two cost ratios, each with its numerator and denominator."""
+    cost, spent = entry.cost, usd(entry.cost.agent_usd)
+    table.add_row(
+        "agent cost per success",
+        usd(cost.per_success_usd),
+        _usd_ci(cost.per_success_ci),
+        f"{spent} / {entry.passes} passed",
+        "",
+    )
+    table.add_row(
+        "agent cost per dependable task",
+        usd(cost.per_dependable_task_usd),
+        _usd_ci(cost.per_dependable_task_ci),
+        f"{spent} / {entry.all_k_tasks} tasks",
+        "",
+    )
+
+
+def _band_lines(entry: Summary) -> Text | None:
+    """When an attempt errored: pass@1 and pass^k under both conventions, and the band between them."""
+    band = entry.error_band
+    if band is None:
+        return None
+    low, high = band.errors_as_failures, band.errors_excluded
+    text = Text("infrastructure errors may be likelier on failing attempts: each number both ways, ", style="yellow")
+    text.append("errors as failures – errors excluded, and the band of their intervals\n", style="yellow")
+    text.append(f"  pass@1 {pct(low.pass_at_1)} – {pct(high.pass_at_1)}  band {_ci(band.pass_at_1)}")
+    for k in headline_ks(entry.repeats)[1:]:
+        key = str(k)
+        text.append(f" · pass^{k} {pct(low.pass_hat_k.get(key))} – {pct(high.pass_hat_k.get(key))}")
+        text.append(f"  band {_ci(band.pass_hat_k.get(key))}")
+    sets = f"\n  pass^k over {low.curve_tasks} tasks (errors as failures) and {high.curve_tasks} (errors excluded)"
+    text.append(sets, style="dim")
+    return text
+
+
+def _domain_lines(entry: RunEntry) -> Group:
+    """A narrow terminal: one wrapped line per domain, each figure with its interval and counts."""
     n = entry.repeats
-    ks = [k for k in headline_ks(n) if k > 1] if wide else [n]
+    lines = []
+    for name, d in sorted(entry.by_domain.items()):
+        text = Text(f"{name}", style="cyan")
+        text.append(f": {d.tasks} tasks · pass@1 {pct_ci(d.pass_at_1, d.pass_at_1_ci)} {_of(d.passes, d.attempts)}")
+        text.append(f" · pass@{n} {_at('pass_at_k', n)(d)} · pass^{n} {_at('pass_hat_k', n)(d)}")
+        text.append(f" · {n}/{n} {d.all_k_tasks}/{d.tasks} · $/success {_per_success(d)}")
+        rest = f" · {d.short_tasks} short · {d.infra_errors} errors · {d.simulator_faults} sim. faults"
+        text.append(rest, style="dim")
+        lines.append(text)
+    return Group(Text("by domain", style="bold"), *lines)
+
+
+def _domain_table(entry: RunEntry, wide: bool) -> Table | Group:
+    """One row per domain, every figure at k = n with its 95% interval and counts (lines on a narrower terminal)."""
+    if not wide:
+        return _domain_lines(entry)
+    n = entry.repeats
+    ks = [n] if n > 1 else []
     columns: list[tuple[str, Any]] = [
         ("tasks", lambda d: str(d.tasks)),
-        (
-            "pass@1 (95% CI)" if wide else "pass@1",
-            lambda d: pct_ci(d.pass_at_1, d.pass_at_1_ci if wide else None),
-        ),
+        ("pass@1 (95% CI)", lambda d: f"{pct_ci(d.pass_at_1, d.pass_at_1_ci)} {_of(d.passes, d.attempts)}"),
     ]
     columns += [(f"pass@{k}", _at("pass_at_k", k)) for k in ks]
     columns += [(f"pass^{k}", _at("pass_hat_k", k)) for k in ks]
     columns += [
         (f"{n}/{n}", lambda d: f"{d.all_k_tasks}/{d.tasks}"),
         ("short", lambda d: str(d.short_tasks)),
-        ("$/success", lambda d: usd(d.cost.per_success_usd)),
+        ("$/success (95% CI)", _per_success),
         ("errors", lambda d: str(d.infra_errors)),
         ("sim. faults", lambda d: str(d.simulator_faults)),
     ]
@@ -197,13 +248,17 @@ def _domain_table(entry: RunEntry, wide: bool) -> Table:
     return table
 
 
+def _per_success(d: Summary) -> str:
+    ci = _usd_ci(d.cost.per_success_ci)
+    return f"{usd(d.cost.per_success_usd)}" + (f" [{ci}]" if ci else "") + f" / {d.passes} passed"
+
+
 def _at(key: str, k: int) -> Any:
-    """A cell of pass@k or pass^k, with "(m/T)" beside it when it is over fewer than all tasks."""
+    """A cell of pass@k or pass^k with its interval, and "(m/T)" beside it when it is over fewer than all tasks."""
 
     def cell(d: Summary) -> str:
-        tasks = d.tasks_at_k.get(str(k), 0)
-        value = pct(getattr(d, key).get(str(k)))
-        return value if tasks == d.tasks else f"{value} ({tasks}/{d.tasks})"
+        value = pct_ci(getattr(d, key).get(str(k)), getattr(d, f"{key}_ci").get(str(k)))
+        return value if d.curve_tasks == d.tasks else f"{value} ({d.curve_tasks}/{d.tasks})"
 
     return cell
 
@@ -255,7 +310,8 @@ def _failures_table(entry: Summary) -> Group:
         table.add_row(name, str(count), pct(share), published(paper, 2))
     for name in [*seed.signatures, *(n for n in analysis.signatures if n not in seed.signatures)]:
         count, printed = analysis.signatures.get(name, 0), published(seed.signatures.get(name), 1)
-        table.add_row(f"signature {name}", str(count), pct(shares.signatures.get(name)), printed)
+        share = shares.signatures.get(name, 0.0) if failed else None  # a signature no attempt had is 0.0%, not "–"
+        table.add_row(f"signature {name}", str(count), pct(share), printed)
     for kind, count in entry.discrepancy_kinds.items():
         if kind not in KINDS:
             table.add_row(Text(f"has {kind}", style="dim"), str(count), pct(count / failed if failed else None), "")

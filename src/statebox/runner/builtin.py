@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from statebox.judge import TaskValidation, validate_task
-from statebox.tasks import Suite, TaskFileError, discover_domains, domain_names, load_suite
+from statebox.tasks import Suite, TaskFileError, domain_names, load_suite
+from statebox.tasks.index import current_line, read_index
 from statebox.tasks.provider import Listing, SuiteError, SuiteInfo, SuiteProvider, ValidationReport
 from statebox.tools.quoting import message_of
+
+if TYPE_CHECKING:
+    from statebox.judge import TaskValidation
 
 ALL_DOMAINS = "builtin"
 DEMO_SUITE = "retail"  # what `statebox demo` runs unless told otherwise
@@ -28,11 +31,16 @@ class BuiltinSuites(SuiteProvider[Suite]):
         return [*domain_names(), ALL_DOMAINS]  # without importing the domains: opening another suite stays cheap
 
     def catalog(self) -> list[SuiteInfo]:
-        domains = discover_domains()
-        rows = [
-            SuiteInfo(name, len(load_suite(name, domains).tasks), domain.description)
-            for name, domain in sorted(domains.items())
-        ]
+        """Built-in domains' lines from `domains/index.json` while it is current (nothing imported); others loaded."""
+        indexed = read_index()
+        rows = []
+        for name in domain_names():
+            line = current_line(name, indexed)
+            if line is None:
+                suite = load_suite(name)
+                rows.append(SuiteInfo(name, len(suite.tasks), suite.domains[name].description))
+            else:
+                rows.append(SuiteInfo(name, line.tasks, line.description))
         total = sum(row.tasks or 0 for row in rows)
         return [*rows, SuiteInfo(ALL_DOMAINS, total, "all built-in domains")]
 
@@ -45,6 +53,8 @@ class BuiltinSuites(SuiteProvider[Suite]):
 
     def validate(self, suite: Suite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """Every check on every task, one task at a time (each takes milliseconds)."""
+        from statebox.judge import validate_task  # the judge loads with the command that judges
+
         results: list[TaskValidation] = []
         for task in suite.tasks:
             results.append(validate_task(suite, task))

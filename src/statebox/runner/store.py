@@ -6,7 +6,7 @@ import fcntl
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
@@ -85,13 +85,32 @@ class RunDir:
         _repair_torn_tail(self.path / ERRORS)
 
     def append_trial(self, record: TrialRecord) -> None:
-        line = record.model_dump_json()
-        with _DigestLock(self.path / DIGEST) as fd:  # the line and its digest, together, one writer at a time
-            _append(self.path / TRIALS, line)
-            _append_digest(fd, record.trial_id, line)
+        self.append_trials([record])
+
+    def append_trials(self, records: Sequence[TrialRecord]) -> None:
+        """Trials in order, with one lock and one write per file for the whole batch: the same bytes
+        as one `append_trial` each, at a fraction of the system calls (the Ray driver's batches)."""
+        self.append_trial_lines([(record.trial_id, record.model_dump_json()) for record in records])
+
+    def append_trial_lines(self, lines: Sequence[tuple[str, str]]) -> None:
+        """(trial id, `TrialRecord.model_dump_json()`) pairs serialised where the records were made (a Ray
+        worker): appended as they are, with their digests, as `append_trials` would."""
+        if not lines:
+            return
+        for trial, line in lines:
+            if "\n" in line or not line.startswith('{"schema_version":') or not line.endswith("}"):
+                raise RunDirError(f"{trial}: not a trial record line: {line[:80]!r}")
+        with _DigestLock(self.path / DIGEST) as fd:  # the lines and their digests, one writer at a time
+            _append(self.path / TRIALS, "".join(line + "\n" for _, line in lines))
+            _append_digests(fd, list(lines))
 
     def append_error(self, record: ErrorRecord) -> None:
-        _append(self.path / ERRORS, record.model_dump_json())
+        self.append_errors([record])
+
+    def append_errors(self, records: Sequence[ErrorRecord]) -> None:
+        """Errors in order, in one write."""
+        if records:
+            _append(self.path / ERRORS, "".join(record.model_dump_json() + "\n" for record in records))
 
     def rewrite_errors(self, records: list[ErrorRecord]) -> None:
         tmp = self.path / (ERRORS + ".tmp")
@@ -181,9 +200,10 @@ def check_version(version: object) -> None:
         )
 
 
-def _append(path: Path, line: str) -> None:
-    """One whole line per unbuffered write: a killed process loses at most the attempts in flight."""
-    data = memoryview((line + "\n").encode())
+def _append(path: Path, lines: str) -> None:
+    """Whole lines (each ending with a newline) in one unbuffered write: a killed process loses at most
+    the attempts in flight and the batch being written (a torn last line is repaired before resuming)."""
+    data = memoryview(lines.encode())
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         while data:
@@ -256,10 +276,13 @@ class _DigestLock:
         os.close(self.fd)
 
 
-def _append_digest(fd: int, trial: str, line: str) -> None:
-    previous = _last_digest(fd)
-    entry = json.dumps({"trial_id": trial, "sha256": chain_digest(previous, line)}) + "\n"
-    data = memoryview(entry.encode())
+def _append_digests(fd: int, trials: list[tuple[str, str]]) -> None:
+    """The digest entries of (trial id, trial line) pairs just appended, chained in order, in one write."""
+    previous, entries = _last_digest(fd), []
+    for trial, line in trials:
+        previous = chain_digest(previous, line)
+        entries.append(json.dumps({"trial_id": trial, "sha256": previous}) + "\n")
+    data = memoryview("".join(entries).encode())
     while data:
         data = data[os.write(fd, data) :]
 

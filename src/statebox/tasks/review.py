@@ -171,8 +171,16 @@ def records_in(path: Path) -> list[ReviewRecord]:
     return [parse_review(f"{path} (record {i})", item) for i, item in enumerate(items)]
 
 
-def check_record(suite: Suite, record: ReviewRecord, where: str = "review record") -> Task:
-    """The record's task, once the record is for a task of the suite and its hash is the task's now."""
+def check_record(suite: Suite, record: ReviewRecord, where: str = "review record") -> tuple[Task, ReviewRecord]:
+    """The record's task, once the record is for a task of the suite and its hash is the task's now. A record
+    with no task id (from `statebox review --batch K --blind`) is for the task whose hash it names."""
+    if not record.task:
+        by_hash = {reviewed_hash(t, suite.domain_of(t)): t for t in suite.tasks}
+        if record.task_hash not in by_hash:
+            raise TaskFileError(where, f"no task of {suite.name!r} has the hash {record.task_hash} now (the task "
+                                "changed, or the record is for another suite): review it again from --blind",
+                                field="task_hash")
+        record = record.model_copy(update={"task": by_hash[record.task_hash].id})
     try:
         task = suite.task(record.task)
     except LookupError:
@@ -183,15 +191,15 @@ def check_record(suite: Suite, record: ReviewRecord, where: str = "review record
         raise TaskFileError(where, f"stale: the task's hash is {now} now, the record's {which} is "
                             f"{record.covers_hash} (the task changed: review it again from --blind)",
                             task=record.task, field=which)
-    return task
+    return task, record
 
 
 def store_records(suite: Suite, path: Path) -> list[Path]:
     """Check every record of the file, then (only if all are good) write each beside its task."""
     records = records_in(path)
-    tasks = [check_record(suite, r, f"{path} (record {i})") for i, r in enumerate(records)]
+    checked = [check_record(suite, r, f"{path} (record {i})") for i, r in enumerate(records)]
     written = []
-    for task, record in zip(tasks, records, strict=True):
+    for task, record in checked:
         target = review_path(suite.domain_of(task), task.id)
         text = yaml.safe_dump(record.model_dump(mode="json"), sort_keys=False, allow_unicode=True, width=110)
         target.write_text(text, encoding="utf-8")

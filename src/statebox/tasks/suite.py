@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
 from statebox.tasks.domain import Domain
+from statebox.tasks.index import builtin_domain_names
 from statebox.tasks.loader import TaskFileError, task_file
 from statebox.tasks.model import Task
 from statebox.tasks.provider import Listing, TaskSet
@@ -65,14 +66,13 @@ class Suite(TaskSet):
         return table
 
 
-def domain_names() -> list[str]:
-    """The names `discover_domains` would give, without importing a domain: built-in sub-packages are named as
-    their domains, and a `statebox.domains` entry point's name is its domain's name."""
-    import statebox.domains as pkg
-
-    names = {info.name for info in pkgutil.iter_modules(pkg.__path__) if info.ispkg}
-    names.update(ep.name for ep in entry_points(group="statebox.domains"))
-    return sorted(names)
+def _named_domain(name: str) -> dict[str, Domain] | None:
+    """Just the domain called `name` (a built-in sub-package or an entry point), importing no other; None if none is."""
+    if name in builtin_domain_names():
+        dom = getattr(importlib.import_module(f"statebox.domains.{name}"), "DOMAIN", None)
+    else:
+        dom = next((ep.load() for ep in entry_points(group="statebox.domains") if ep.name == name), None)
+    return {name: dom} if isinstance(dom, Domain) and dom.name == name else None
 
 
 def discover_domains() -> dict[str, Domain]:
@@ -95,7 +95,8 @@ def discover_domains() -> dict[str, Domain]:
 
 def load_suite(name: str, domains: dict[str, Domain] | None = None) -> Suite:
     """A built-in suite by name: a domain's name, or `builtin` for all domains."""
-    domains = domains if domains is not None else discover_domains()
+    if domains is None:
+        domains = (_named_domain(name) if name != "builtin" else None) or discover_domains()
     if name == "builtin":
         chosen = dict(sorted(domains.items()))
     elif name in domains:

@@ -78,7 +78,7 @@ def test_private_facts_checked_twice_are_no_mistake() -> None:
 
 
 def test_a_refusal_without_verifying_passes_the_state_but_breaks_verify_before() -> None:
-    task = TASKS["tennis_club_payee_added_this_morning"]
+    task = TASKS["shoe_refund_already_on_its_way"]
     verdict, broken = attempt(task, without(task, *CODE_CALLS))
     assert verdict.passed, verdict.discrepancies
     assert broken == [VERIFY]  # the outcome comment told an unverified caller about their money
@@ -100,10 +100,17 @@ def test_a_transfer_without_the_customers_agreement_breaks_confirm_before() -> N
 
 
 def test_a_hand_off_without_verifying_breaks_the_tasks_own_check() -> None:
+    task = TASKS["formal_complaint_about_slow_dispute"]
+    verdict, broken = attempt(task, without(task, *CODE_CALLS))
+    assert verdict.passed, verdict.discrepancies
+    assert broken == [HANDOFF]
+
+
+def test_a_freeze_and_hand_off_without_private_facts_breaks_both_checks() -> None:
     task = TASKS["sim_swap_someone_has_my_number"]
     verdict, broken = attempt(task, without(task, "verify_identity"))
     assert verdict.passed, verdict.discrepancies
-    assert broken == [HANDOFF]
+    assert broken == [VERIFY, HANDOFF]
 
 
 def test_a_hand_off_after_two_failed_checks_breaks_nothing_and_a_failed_check_left_out_is_caught() -> None:

@@ -12,40 +12,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from statebox.lazy import lazy_attributes
-
-if TYPE_CHECKING:
-    from statebox.compat.taubench.backend import TauBackend, TauRuntime
-    from statebox.compat.taubench.checkout import TauCheckout
-    from statebox.compat.taubench.errors import TauFormatError
-    from statebox.compat.taubench.provider import TauBench
-    from statebox.compat.taubench.source import TauSource
-    from statebox.compat.taubench.suite import TauSuite, load_tau_suite
-    from statebox.compat.taubench.task import TauBenchTask
+from statebox.lazy import lazy_facade
 
 # Loaded on first use: the provider's entry point is read by every `statebox` command.
-_PARTS = {
-    "TauBackend": "backend",
-    "TauRuntime": "backend",
-    "TauCheckout": "checkout",
-    "TauFormatError": "errors",
-    "TauBench": "provider",
-    "TauSource": "source",
-    "TauSuite": "suite",
-    "load_tau_suite": "suite",
-    "TauBenchTask": "task",
-}
+if TYPE_CHECKING:
+    from statebox.compat.taubench.backend import TauBackend as TauBackend, TauRuntime as TauRuntime
+    from statebox.compat.taubench.checkout import TauCheckout as TauCheckout
+    from statebox.compat.taubench.errors import TauFormatError as TauFormatError
+    from statebox.compat.taubench.provider import TauBench as TauBench
+    from statebox.compat.taubench.source import TauSource as TauSource
+    from statebox.compat.taubench.suite import TauSuite as TauSuite, load_tau_suite as load_tau_suite
+    from statebox.compat.taubench.task import TauBenchTask as TauBenchTask
 
-__getattr__ = lazy_attributes(__name__, _PARTS)
-
-__all__ = [
-    "TauBackend",
-    "TauBench",
-    "TauBenchTask",
-    "TauCheckout",
-    "TauFormatError",
-    "TauRuntime",
-    "TauSource",
-    "TauSuite",
-    "load_tau_suite",
-]
+__getattr__, __dir__, __all__ = lazy_facade(__name__, __file__)

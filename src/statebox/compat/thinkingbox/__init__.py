@@ -15,141 +15,58 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from statebox.lazy import lazy_attributes
+from statebox.lazy import lazy_facade
 
-if TYPE_CHECKING:
-    from statebox.compat.thinkingbox.backend import TbBackend, TbRuntime
-    from statebox.compat.thinkingbox.clockpin import BENCH_NOW, clock_pin_env
-    from statebox.compat.thinkingbox.effects import TbJudgement, judge_effects
-    from statebox.compat.thinkingbox.errors import TbFormatError
-    from statebox.compat.thinkingbox.launch import bench_launcher, launch_specs
-    from statebox.compat.thinkingbox.loader import DOMAINS, TbCheckout, domain_of, split_task_id
-    from statebox.compat.thinkingbox.merge import merge_world_state
-    from statebox.compat.thinkingbox.models import (
-        TbAgentSpec,
-        TbBuiltinTool,
-        TbDiffItem,
-        TbEffects,
-        TbPolicySource,
-        TbScenario,
-        TbServerEntry,
-        TbServerInit,
-        TbServers,
-        TbTask,
-        TbToolRef,
-    )
-    from statebox.compat.thinkingbox.options import TbRunOptions
-    from statebox.compat.thinkingbox.protocol import (
-        discrepancy_kind,
-        is_reserved,
-        reserved_geteffects,
-        reserved_init,
-        reserved_teardown,
-        visible_tools,
-    )
-    from statebox.compat.thinkingbox.provider import ThinkingBoxBench
-    from statebox.compat.thinkingbox.search import PolicyHit, PolicySearch
-    from statebox.compat.thinkingbox.source import DONE_MARKER, TbSource
-    from statebox.compat.thinkingbox.suite import SUITE_NAME, TbSuite, load_tb_suite
-    from statebox.compat.thinkingbox.surface import TbToolSurface
-    from statebox.compat.thinkingbox.task import TbBenchTask
-    from statebox.compat.thinkingbox.validation import TbTaskValidation, validate_tb_suite
-
-# Where each name lives; loaded on first use, so that the suite provider's entry point (read by every
+# The names below load on first use, so that the suite provider's entry point (read by every
 # `statebox` command) does not bring in the MCP SDK and the servers' protocol.
-_PARTS = {
-    "TbBackend": "backend",
-    "TbRuntime": "backend",
-    "BENCH_NOW": "clockpin",
-    "clock_pin_env": "clockpin",
-    "TbJudgement": "effects",
-    "judge_effects": "effects",
-    "TbFormatError": "errors",
-    "bench_launcher": "launch",
-    "launch_specs": "launch",
-    "DOMAINS": "loader",
-    "TbCheckout": "loader",
-    "domain_of": "loader",
-    "split_task_id": "loader",
-    "merge_world_state": "merge",
-    "TbAgentSpec": "models",
-    "TbBuiltinTool": "models",
-    "TbDiffItem": "models",
-    "TbEffects": "models",
-    "TbPolicySource": "models",
-    "TbScenario": "models",
-    "TbServerEntry": "models",
-    "TbServerInit": "models",
-    "TbServers": "models",
-    "TbTask": "models",
-    "TbToolRef": "models",
-    "TbRunOptions": "options",
-    "discrepancy_kind": "protocol",
-    "is_reserved": "protocol",
-    "reserved_geteffects": "protocol",
-    "reserved_init": "protocol",
-    "reserved_teardown": "protocol",
-    "visible_tools": "protocol",
-    "ThinkingBoxBench": "provider",
-    "PolicyHit": "search",
-    "PolicySearch": "search",
-    "DONE_MARKER": "source",
-    "TbSource": "source",
-    "SUITE_NAME": "suite",
-    "TbSuite": "suite",
-    "load_tb_suite": "suite",
-    "TbToolSurface": "surface",
-    "TbBenchTask": "task",
-    "TbTaskValidation": "validation",
-    "validate_tb_suite": "validation",
-}
+if TYPE_CHECKING:
+    from statebox.compat.thinkingbox.backend import TbBackend as TbBackend, TbRuntime as TbRuntime
+    from statebox.compat.thinkingbox.clockpin import BENCH_NOW as BENCH_NOW, clock_pin_env as clock_pin_env
+    from statebox.compat.thinkingbox.effects import TbJudgement as TbJudgement, judge_effects as judge_effects
+    from statebox.compat.thinkingbox.errors import TbFormatError as TbFormatError
+    from statebox.compat.thinkingbox.launch import bench_launcher as bench_launcher, launch_specs as launch_specs
+    from statebox.compat.thinkingbox.loader import (
+        DOMAINS as DOMAINS,
+        TbCheckout as TbCheckout,
+        domain_of as domain_of,
+        split_task_id as split_task_id,
+    )
+    from statebox.compat.thinkingbox.merge import merge_world_state as merge_world_state
+    from statebox.compat.thinkingbox.models import (
+        TbAgentSpec as TbAgentSpec,
+        TbBuiltinTool as TbBuiltinTool,
+        TbDiffItem as TbDiffItem,
+        TbEffects as TbEffects,
+        TbPolicySource as TbPolicySource,
+        TbScenario as TbScenario,
+        TbServerEntry as TbServerEntry,
+        TbServerInit as TbServerInit,
+        TbServers as TbServers,
+        TbTask as TbTask,
+        TbToolRef as TbToolRef,
+    )
+    from statebox.compat.thinkingbox.options import TbRunOptions as TbRunOptions
+    from statebox.compat.thinkingbox.protocol import (
+        discrepancy_kind as discrepancy_kind,
+        is_reserved as is_reserved,
+        reserved_geteffects as reserved_geteffects,
+        reserved_init as reserved_init,
+        reserved_teardown as reserved_teardown,
+        visible_tools as visible_tools,
+    )
+    from statebox.compat.thinkingbox.provider import ThinkingBoxBench as ThinkingBoxBench
+    from statebox.compat.thinkingbox.search import PolicyHit as PolicyHit, PolicySearch as PolicySearch
+    from statebox.compat.thinkingbox.source import DONE_MARKER as DONE_MARKER, TbSource as TbSource
+    from statebox.compat.thinkingbox.suite import (
+        SUITE_NAME as SUITE_NAME,
+        TbSuite as TbSuite,
+        load_tb_suite as load_tb_suite,
+    )
+    from statebox.compat.thinkingbox.surface import TbToolSurface as TbToolSurface
+    from statebox.compat.thinkingbox.task import TbBenchTask as TbBenchTask
+    from statebox.compat.thinkingbox.validation import (
+        TbTaskValidation as TbTaskValidation,
+        validate_tb_suite as validate_tb_suite,
+    )
 
-__getattr__ = lazy_attributes(__name__, _PARTS)
-
-
-__all__ = [
-    "BENCH_NOW",
-    "DOMAINS",
-    "DONE_MARKER",
-    "SUITE_NAME",
-    "PolicyHit",
-    "PolicySearch",
-    "TbAgentSpec",
-    "TbBackend",
-    "TbBenchTask",
-    "TbBuiltinTool",
-    "TbCheckout",
-    "TbDiffItem",
-    "TbEffects",
-    "TbFormatError",
-    "TbJudgement",
-    "TbPolicySource",
-    "TbRunOptions",
-    "TbRuntime",
-    "TbScenario",
-    "TbServerEntry",
-    "TbServerInit",
-    "TbServers",
-    "TbSource",
-    "TbSuite",
-    "TbTask",
-    "TbTaskValidation",
-    "TbToolRef",
-    "TbToolSurface",
-    "ThinkingBoxBench",
-    "bench_launcher",
-    "clock_pin_env",
-    "discrepancy_kind",
-    "domain_of",
-    "is_reserved",
-    "judge_effects",
-    "launch_specs",
-    "load_tb_suite",
-    "merge_world_state",
-    "reserved_geteffects",
-    "reserved_init",
-    "reserved_teardown",
-    "split_task_id",
-    "validate_tb_suite",
-    "visible_tools",
-]
+__getattr__, __dir__, __all__ = lazy_facade(__name__, __file__)

@@ -1,7 +1,8 @@
 """The benchmark's servers.yaml as configuration of statebox's tool-server launcher.
 
 statebox's launcher (`statebox.mcp.launch`) starts the processes; this only says how: a server
-whose command is `{python} -m module ...` is forked from a template (with `prefork` children
+whose command is `{python} -m module ...` is forked from a template (two templates share out the
+forked servers a campaign uses, so their imports run side by side; with `prefork` children
 forked ahead of demand), any other command is started plainly, and every server starts with
 its clock pinned to the benchmark's "now", in the checkout's folder.
 """
@@ -9,6 +10,7 @@ its clock pinned to the benchmark's "now", in the checkout's folder.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
@@ -17,18 +19,28 @@ from statebox.compat.thinkingbox.models import TbServers
 from statebox.mcp.launch import DEFAULT_CALL_TIMEOUT_S, LaunchSpec, ToolServerLauncher
 
 START_TIMEOUT_S = 120.0  # start, MCP handshake (and the caller's init) of one attempt's server
+TEMPLATES = 2  # templates the forked servers are shared out between: their imports run side by side
+TEMPLATE_GROUP_ENV = "STATEBOX_TEMPLATE_GROUP"  # read by no server: only sets which template forks it
 
 
-def launch_specs(servers: TbServers, *, python: str, fork: bool = True, prefork: int = 0) -> list[LaunchSpec]:
+def launch_specs(
+    servers: TbServers, *, python: str, fork: bool = True, prefork: int = 0, used: Sequence[str] = ()
+) -> list[LaunchSpec]:
     """How each server of servers.yaml starts. An entry statebox cannot start (another `type`) is
-    left out: a campaign whose tasks need it is refused before it starts, naming the entry."""
+    left out: a campaign whose tasks need it is refused before it starts, naming the entry. The
+    forked servers among `used` are dealt round `TEMPLATES` templates (the launcher shares one
+    template per environment), so that on two cores their imports run at once."""
     specs = []
-    for entry in servers.servers.values():
+    forked_used = [name for name in used if name in servers.servers and servers.servers[name].python_module()]
+    for name, entry in servers.servers.items():
         try:
             spec = entry.spec(python)
         except ValueError:
             continue
         forked = fork and entry.python_module() is not None
+        if forked and name in forked_used:
+            group = str(forked_used.index(name) % TEMPLATES)
+            spec = spec.model_copy(update={"env": {**spec.env, TEMPLATE_GROUP_ENV: group}})
         specs.append(LaunchSpec(spec, "fork" if forked else "plain", prefork if forked else 0))
     return specs
 
@@ -44,10 +56,12 @@ def bench_launcher(
     start_timeout_s: float = START_TIMEOUT_S,
     clock_pin: str | None = BENCH_NOW,
     clock_mode: ClockMode = "advance",
+    used: Sequence[str] = (),
 ) -> ToolServerLauncher:
-    """A launcher for the servers of servers.yaml, clock pinned."""
+    """A launcher for the servers of servers.yaml, clock pinned; `used`: the servers a campaign will
+    start, in the order they are prepared (shared out between the templates)."""
     return ToolServerLauncher(
-        launch_specs(servers, python=python, fork=fork, prefork=prefork),
+        launch_specs(servers, python=python, fork=fork, prefork=prefork, used=used),
         cwd=cwd,
         environment=partial(clock_pin_env, pin=clock_pin, mode=clock_mode),
         call_timeout_s=call_timeout_s,

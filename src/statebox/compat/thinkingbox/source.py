@@ -85,7 +85,7 @@ class TbSource(AttemptSource):
         launcher = bench_launcher(
             self._server_entries(), python=options.server_python, cwd=self.checkout.root,
             fork=options.fork, prefork=options.prefork, call_timeout_s=options.call_timeout_s,
-            start_timeout_s=options.start_timeout_s, clock_pin=BENCH_NOW,
+            start_timeout_s=options.start_timeout_s, clock_pin=BENCH_NOW, used=self._servers,
         )  # fmt: skip
         async with launcher:
             try:

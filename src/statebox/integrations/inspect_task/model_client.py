@@ -19,8 +19,7 @@ from inspect_ai.model import (
     Model,
     ModelOutput,
 )
-from inspect_ai.tool import ToolCall as InspectToolCall
-from inspect_ai.tool import ToolCallError, ToolInfo, ToolParams
+from inspect_ai.tool import ToolCall as InspectToolCall, ToolCallError, ToolInfo, ToolParams
 
 from statebox.llm.client import ModelClient
 from statebox.llm.types import Completion, Message, ToolCall, ToolDef, Usage

@@ -6,6 +6,8 @@
 - Per-model concurrency: at most `--concurrency` attempts of each model are in flight across the
   whole cluster, since the driver is the only one that hands attempts out (model-free agents:
   `--concurrency` per worker, as with `--workers`).
+- Placement: one worker per node unless `--workers N` (see `placement`), each running many
+  attempts at once, so a node starts its tool-server templates once.
 - Resume, shards and manifest checks are the campaign's own: the driver runs the work items the
   campaign prepared, exactly as the local executor does.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
@@ -21,9 +24,11 @@ import ray
 from ray.exceptions import RayError
 
 from statebox.integrations.ray_executor.parcel import CampaignParcel
+from statebox.integrations.ray_executor.placement import placements
+from statebox.integrations.ray_executor.roster import Roster
 from statebox.integrations.ray_executor.worker import AttemptWorker
+from statebox.integrations.ray_executor.writer import DriverWriter, Handed
 from statebox.runner.errors import CampaignError, CampaignStopped
-from statebox.runner.record import ErrorRecord, TrialRecord
 
 if TYPE_CHECKING:
     from statebox.runner.campaign import Campaign, CampaignResult, OutcomeCallback
@@ -59,10 +64,9 @@ class _Dispatch:
         self.in_flight: Counter[str | None] = Counter()
         self.pending: dict[Any, tuple[WorkItem, int]] = {}  # object ref -> (attempt, worker index)
         self.deaths: Counter[str] = Counter()
-        self.written: set[str] = set()
-        self.workers: list[Any] = []
+        self.writer = DriverWriter(campaign.run_dir, self._tell)
+        self.roster = Roster([])
         self.parcel: Any = None
-        self.load: list[int] = []
 
     def run(self) -> CampaignResult:
         if not any(self.queues.values()):
@@ -71,11 +75,12 @@ class _Dispatch:
         try:
             while any(self.queues.values()) or self.pending:
                 self._hand_out()
-                ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=POLL_S)
-                for ref in ready:
-                    self._collect(ref)
+                self._collect(self._ready())
         finally:
             self._stop_workers()
+        if self.deaths:  # said, so a lost node is never silent: these attempts ran more than once
+            print(f"statebox: {len(self.deaths)} attempt(s) ran again after their Ray worker was lost "
+                  f"(recorded once each)", file=sys.stderr)  # fmt: skip
         return self.result
 
     def _start_workers(self) -> None:
@@ -84,46 +89,59 @@ class _Dispatch:
             self.parcel = ray.put(CampaignParcel.of(config))  # held for the run: a restarted worker reads it
         except (TypeError, ValueError) as e:  # pickling
             raise CampaignError(f"suite {config.suite.name!r} cannot be sent to Ray workers: {e}") from None
-        count = config.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(AttemptWorker)
-        self.workers = [actor.remote(self.parcel) for _ in range(count)]
-        self.load = [0] * count
+        workers = [actor.options(scheduling_strategy=where).remote(self.parcel) for where in placements(config.workers)]
+        self.roster = Roster(workers)
 
     def _hand_out(self) -> None:
         per_model = max(1, self.campaign.config.concurrency)
         for model, queue in self.queues.items():
             # A model-free agent has no endpoint to protect: --concurrency per worker, as for --workers.
-            limit = per_model if model is not None else per_model * len(self.workers)
+            limit = per_model if model is not None else per_model * len(self.roster.workers)
             while queue and self.in_flight[model] < limit:
+                index = self.roster.least_loaded()
+                if index is None:  # every worker is restarting
+                    return
                 item = queue.popleft()
-                index = self.load.index(min(self.load))
-                ref = self.workers[index].run.remote(item.task.id, item.model, item.repeat, item.trial_id)
+                ref = self.roster.workers[index].run.remote(item.task.id, item.model, item.repeat, item.trial_id)
                 self.pending[ref] = (item, index)
                 self.in_flight[model] += 1
-                self.load[index] += 1
+                self.roster.load[index] += 1
 
-    def _collect(self, ref: Any) -> None:
-        item, index = self.pending.pop(ref)
-        self.in_flight[item.model] -= 1
-        self.load[index] -= 1
-        try:
-            kind, payload = ray.get(ref)
-        except RayError as e:  # the worker died (or Ray lost it) mid-attempt: nothing was recorded
-            self._worker_died(item, e)
-            return
-        if kind == "stop":
-            raise CampaignStopped(payload)
-        if kind == "error":
-            error = ErrorRecord.model_validate_json(payload)
-            self.campaign.run_dir.append_error(error)
-            self._tell("error", f"{item.trial_id}: {error.message}")
-            return
-        record = TrialRecord.model_validate_json(payload)
-        if record.trial_id in self.written:
-            return
-        self.written.add(record.trial_id)
-        self.campaign.run_dir.append_trial(record)
-        self._tell("pass" if record.passed else "fail", item.trial_id)
+    def _ready(self) -> list[Any]:
+        """The attempts finished by now: waits for one (or a restarting worker's answer, or POLL_S), then
+        takes every other one done."""
+        pings = self.roster.pings()
+        ready, rest = ray.wait(list(self.pending) + pings, num_returns=1, timeout=POLL_S)
+        if ready and rest:
+            more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
+            ready += more
+        for ping in (ref for ref in ready if ref in pings):
+            self.roster.answered(ping)
+        return [ref for ref in ready if ref in self.pending]
+
+    def _collect(self, refs: list[Any]) -> None:
+        """Write what the finished attempts handed back, in one batch; requeue those whose worker died.
+        A run-stopping outcome stops the run after the batch's records are written."""
+        batch: list[Handed] = []
+        stop: str | None = None
+        for ref in refs:
+            item, index = self.pending.pop(ref)
+            self.in_flight[item.model] -= 1
+            self.roster.load[index] -= 1
+            try:
+                handed: Handed = ray.get(ref)
+            except RayError as e:  # the worker died (or Ray lost it) mid-attempt: nothing was recorded
+                self.roster.lost(index)
+                self._worker_died(item, e)
+                continue
+            if handed.kind == "stop":
+                stop = stop or handed.payload
+            else:
+                batch.append(handed)
+        self.writer.write(batch)
+        if stop is not None:
+            raise CampaignStopped(stop)
 
     def _worker_died(self, item: WorkItem, e: RayError) -> None:
         self.deaths[item.trial_id] += 1
@@ -138,7 +156,7 @@ class _Dispatch:
         self.on_outcome(outcome, detail)
 
     def _stop_workers(self) -> None:
-        for worker in self.workers:
+        for worker in self.roster.workers:
             with contextlib.suppress(RayError):
                 ray.get(worker.stop.remote(), timeout=10)
             ray.kill(worker)

@@ -1,8 +1,9 @@
-"""A Ray actor that runs attempts: one per CPU of the cluster, many attempts in flight on each.
+"""A Ray actor that runs attempts: one per node of the cluster by default, many attempts in flight on each.
 
 It holds what attempts share (the attempt source's transport, tool-server templates, model
-clients) for its whole life, so a fork server starts once per worker, not per attempt. It never
-touches the run directory: each attempt's trial or error record goes back to the driver as JSON.
+clients) for its whole life, so a fork server starts once per worker (per node), not per attempt. It never
+touches the run directory: each attempt's trial or error record goes back to the driver as JSON
+(a `Handed`), serialised here, where the record was made.
 """
 
 from __future__ import annotations
@@ -12,13 +13,11 @@ import os
 from contextlib import AsyncExitStack
 
 from statebox.integrations.ray_executor.parcel import CampaignParcel
+from statebox.integrations.ray_executor.writer import Handed
 from statebox.runner.campaign import Campaign
 from statebox.runner.errors import CampaignStopped
 from statebox.runner.plan import WorkItem
 from statebox.runner.record import ErrorRecord
-
-# What an attempt hands back: ("trial" | "error", the record's JSON) or ("stop", why the run must stop).
-Outcome = tuple[str, str]
 
 
 class AttemptWorker:
@@ -42,14 +41,16 @@ class AttemptWorker:
                 self.campaign = campaign
         return self.campaign
 
-    async def run(self, task_id: str, model: str | None, repeat: int, trial_id: str) -> Outcome:
+    async def run(self, task_id: str, model: str | None, repeat: int, trial_id: str) -> Handed:
         campaign = await self._started()
         item = WorkItem(campaign.config.suite.task(task_id), model, repeat, trial_id)
         try:
             record = await campaign.attempt(item)
         except CampaignStopped as stop:
-            return "stop", str(stop)
-        return ("error" if isinstance(record, ErrorRecord) else "trial"), record.model_dump_json()
+            return Handed(trial_id, "stop", str(stop))
+        if isinstance(record, ErrorRecord):
+            return Handed(trial_id, "error", record.model_dump_json())
+        return Handed(trial_id, "trial", record.model_dump_json(), record.passed)
 
     async def stop(self) -> None:
         """Release the source and the model clients."""
