@@ -3,11 +3,16 @@ naming the package, its version and what is missing."""
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Iterator
 from importlib import metadata
+from pathlib import Path
 
 import pytest
 
 from statebox.private_api import PrivateApiChanged, exists, require
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "statebox"
 
 
 class Upstream:
@@ -44,3 +49,34 @@ def test_a_package_not_installed_is_said_so() -> None:
 def test_uncaught_it_ends_the_process_with_exit_code_1() -> None:
     error = PrivateApiChanged("error: one line")
     assert isinstance(error, SystemExit) and str(error) == "error: one line"
+
+
+# Each private name of another package, and the one module allowed to use it (the wrapper that checks it).
+WRAPPED = {
+    "openenv/upstream.py": {"_sessions", "_destroy_session", "_ws", "_ws_url", "_connect_timeout", "_max_message_size"},
+    "mcp/http_serving.py": {"capture_signals"},
+    "mcp/slow_clients.py": {"H11Protocol", "h11_impl"},
+}
+
+
+def used_names(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """(line, name) of every attribute read or set, imported name and method (an override) in `tree`."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            yield node.lineno, node.attr
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = [getattr(node, "module", None) or "", *(alias.name for alias in node.names)]
+            yield from ((node.lineno, part) for module in modules for part in module.split("."))
+        elif isinstance(node, ast.ClassDef):
+            methods = (n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+            yield from ((method.lineno, method.name) for method in methods)
+
+
+def test_each_private_name_is_used_only_in_its_wrapper() -> None:
+    elsewhere = []
+    for path in sorted(SRC.rglob("*.py")):
+        relative = path.relative_to(SRC).as_posix()
+        barred = set().union(*(names for wrapper, names in WRAPPED.items() if wrapper != relative))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        elsewhere += [f"{relative}:{line} uses {name}" for line, name in used_names(tree) if name in barred]
+    assert not elsewhere, "another package's private name outside its wrapper:\n" + "\n".join(elsewhere)
