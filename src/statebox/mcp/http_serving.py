@@ -22,10 +22,16 @@ from starlette.types import ASGIApp
 from statebox.mcp.errors import CannotListenError
 from statebox.mcp.limits import BodyLimit, ServingLimits
 from statebox.mcp.slow_clients import deadline_protocol
+from statebox.private_api import require
 
 logger = logging.getLogger(__name__)
 
 STARTUP_TIMEOUT_S = 300.0  # includes the app's lifespan, which may start tool-server templates (τ-bench: litellm)
+
+
+# uvicorn has no public switch for its signal handlers; `Server.serve` installs them in `capture_signals`,
+# which the subclass below overrides: the one place statebox relies on that name, checked on import.
+require(uvicorn.Server, ("capture_signals",), distribution="uvicorn", needed_by="statebox.mcp.http_serving")
 
 
 class _OwnerSignalsServer(uvicorn.Server):

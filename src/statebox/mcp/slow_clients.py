@@ -3,7 +3,7 @@
 
 uvicorn has no such timeout (its keep-alive timeout stops as soon as any byte arrives), and an ASGI
 app sees a request only once its head is complete, so this is done in uvicorn's HTTP/1.1 protocol
-(h11): the one place statebox reaches into uvicorn's internals, checked by `deadline_protocol`.
+(h11): the one place statebox reaches into uvicorn's H11Protocol, checked when this module is imported.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from statebox.mcp.limits import json_error_bytes
+from statebox.private_api import require
 
 LINGER_S = 1.0  # how long a connection cut off with 408 still reads (and drops) what its client sends
 
-# What the subclass below relies on in uvicorn's H11Protocol; checked once per server.
-_USED = ("connection_made", "connection_lost", "data_received", "handle_events", "on_response_complete",
-         "handle_websocket_upgrade")
+# What the subclass below relies on in uvicorn's H11Protocol.
+USED = ("connection_made", "connection_lost", "data_received", "handle_events", "on_response_complete",
+        "handle_websocket_upgrade")
+require(H11Protocol, USED, distribution="uvicorn", needed_by="statebox.mcp.slow_clients")
 
 
 class _HeadDeadline(H11Protocol):
@@ -91,7 +93,4 @@ class _HeadDeadline(H11Protocol):
 
 def deadline_protocol(read_timeout_s: float) -> type[H11Protocol]:
     """uvicorn's h11 protocol class with a head deadline of `read_timeout_s`, for `uvicorn.Config(http=...)`."""
-    missing = [name for name in _USED if not callable(getattr(H11Protocol, name, None))]
-    if missing:
-        raise RuntimeError(f"this uvicorn's H11Protocol has no {missing}: statebox.mcp.slow_clients needs updating")
     return type("HeadDeadlineProtocol", (_HeadDeadline,), {"read_timeout_s": read_timeout_s})

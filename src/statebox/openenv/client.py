@@ -6,9 +6,9 @@ from typing import Any
 
 from openenv.core import EnvClient
 from openenv.core.client_types import StepResult
-from websockets.asyncio.client import connect as ws_connect
 
 from statebox.openenv.models import StateboxAction, StateboxObservation, StateboxState
+from statebox.openenv.upstream import check_client, connect_with_headers
 
 
 class StateboxEnv(EnvClient[StateboxAction, StateboxObservation, StateboxState]):
@@ -17,16 +17,11 @@ class StateboxEnv(EnvClient[StateboxAction, StateboxObservation, StateboxState])
     def __init__(self, base_url: str, *, token: str | None = None, **kwargs: Any) -> None:
         super().__init__(base_url, **kwargs)
         self._token = token
+        check_client(self)
 
     async def connect(self) -> StateboxEnv:
-        if self._token is not None and self._ws is None:  # type: ignore[has-type]
-            try:
-                self._ws = await ws_connect(
-                    self._ws_url, open_timeout=self._connect_timeout, max_size=self._max_message_size,
-                    additional_headers={"Authorization": f"Bearer {self._token}"},
-                )
-            except Exception as e:  # as the base client does: one error type for "could not connect"
-                raise ConnectionError(f"Failed to connect to {self._ws_url}: {e}") from e
+        if self._token is not None:
+            await connect_with_headers(self, {"Authorization": f"Bearer {self._token}"})
         await super().connect()
         return self
 

@@ -25,6 +25,7 @@ from statebox.openenv.environment import StateboxEnvironment
 from statebox.openenv.limits import JsonObjectMessages, SessionCap
 from statebox.openenv.models import StateboxAction, StateboxObservation
 from statebox.openenv.source import EpisodeSource
+from statebox.openenv.upstream import SessionSlots
 
 OPEN_PATHS = frozenset({"/health", "/ready"})
 
@@ -53,7 +54,9 @@ def create_openenv_app(source: EpisodeSource, *, max_sessions: int = 64, token: 
 
     app = FastAPI(title=f"statebox {source.suite.name} (OpenEnv)", docs_url=None, redoc_url=None, lifespan=lifespan)
     server.register_routes(app)
-    source.on_expired = functools.partial(_end_session, server)
+    # OpenEnv keeps its sessions in a private table; the WebSocket stays open and the client's next
+    # step gets the `SessionExpired` answer from the environment it still holds.
+    source.on_expired = SessionSlots(server).free
 
     @app.get("/ready")
     def ready() -> JSONResponse:
@@ -82,19 +85,6 @@ def readiness(source: EpisodeSource, server: HTTPEnvServer) -> dict[str, Any]:
                      "max": server.max_concurrent_envs},
     }
     return {"ready": all(c["ok"] for c in components.values()), "components": components}
-
-
-async def _end_session(server: HTTPEnvServer, env: object) -> None:
-    """Free the OpenEnv session slot of an environment whose episode the idle reaper closed.
-
-    OpenEnv keeps its sessions in a private table; the WebSocket stays open and the client's next
-    step gets the `SessionExpired` answer from the environment it still holds.
-    """
-    sessions: dict[str, object] = getattr(server, "_sessions", {})
-    destroy = getattr(server, "_destroy_session", None)
-    for session_id, held in list(sessions.items()):
-        if held is env and destroy is not None:
-            await destroy(session_id)
 
 
 class QuietDisconnects:

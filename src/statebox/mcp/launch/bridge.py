@@ -40,31 +40,10 @@ async def message_streams(
     """
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
-
-    async def reader() -> None:
-        buffer = b""
-        async with read_writer:
-            with contextlib.suppress(*_GONE):
-                while True:
-                    chunk = await receive.receive()
-                    *lines, buffer = (buffer + chunk).split(b"\n")
-                    for line in lines:
-                        if line.strip():
-                            await read_writer.send(_parse(line))
-
-    async def writer() -> None:
-        async with write_reader:
-            try:
-                async for message in write_reader:
-                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                    await send.send(data.encode("utf-8") + b"\n")
-            except _GONE:
-                await read_writer.aclose()  # the session must see the end, not wait forever
-
     try:
         async with anyio.create_task_group() as tg:
-            tg.start_soon(reader)
-            tg.start_soon(writer)
+            tg.start_soon(_read_lines, receive, read_writer)
+            tg.start_soon(_write_lines, write_reader, send, read_writer)
             try:
                 yield read_stream, write_stream
             finally:
@@ -81,6 +60,34 @@ async def message_streams(
             raise group.exceptions[0] from None
         raise
     await anyio.lowlevel.checkpoint()
+
+
+async def _read_lines(receive: ByteReceiveStream, messages: MemoryObjectSendStream[SessionMessage | Exception]) -> None:
+    """Each non-blank line the peer sends, parsed, until it goes away (which ends `messages`)."""
+    buffer = b""
+    async with messages:
+        with contextlib.suppress(*_GONE):
+            while True:
+                chunk = await receive.receive()
+                *lines, buffer = (buffer + chunk).split(b"\n")
+                for line in lines:
+                    if line.strip():
+                        await messages.send(_parse(line))
+
+
+async def _write_lines(
+    outgoing: MemoryObjectReceiveStream[SessionMessage],
+    send: ByteSendStream,
+    incoming: MemoryObjectSendStream[SessionMessage | Exception],
+) -> None:
+    """Each message the session writes, as one JSON line; a peer gone ends `incoming` too."""
+    async with outgoing:
+        try:
+            async for message in outgoing:
+                data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                await send.send(data.encode("utf-8") + b"\n")
+        except _GONE:
+            await incoming.aclose()  # the session must see the end, not wait forever
 
 
 def _parse(line: bytes) -> SessionMessage | Exception:
