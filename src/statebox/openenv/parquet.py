@@ -25,24 +25,27 @@ def write_parquet(records: list[dict[str, Any]], path: Path, arguments: Argument
 
     rows = [_row(r, arguments) for r in records]
     path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pylist(rows, schema=chat_schema(arguments)), path)
+    # pyarrow builds no nested extension values from Python objects: build JSON as text, then cast to arrow.json.
+    table = pa.Table.from_pylist(rows, schema=chat_schema(arguments, json_as_text=True))
+    pq.write_table(table.cast(chat_schema(arguments)), path)
 
 
-def chat_schema(arguments: Arguments = "object") -> Any:
-    """The Arrow schema of a chat export (a `pyarrow.Schema`)."""
+def chat_schema(arguments: Arguments = "object", *, json_as_text: bool = False) -> Any:
+    """The Arrow schema of a chat export (a `pyarrow.Schema`); `json_as_text` gives plain strings for arrow.json."""
     import pyarrow as pa
 
-    args = pa.json_() if arguments == "object" else pa.string()
+    json_type = pa.string() if json_as_text else pa.json_()
+    args = json_type if arguments == "object" else pa.string()
     call = pa.struct([("id", pa.string()), ("type", pa.string()),
                       ("function", pa.struct([("name", pa.string()), ("arguments", args)]))])
     message = pa.struct([("role", pa.string()), ("content", pa.string()), ("tool_call_id", pa.string()),
                          ("tool_calls", pa.list_(call))])
     tool = pa.struct([("type", pa.string()), ("function", pa.struct([
-        ("name", pa.string()), ("description", pa.string()), ("parameters", pa.json_())]))])
+        ("name", pa.string()), ("description", pa.string()), ("parameters", json_type)]))])
     return pa.schema([
         ("schema_version", pa.int32()), ("trial_id", pa.string()), ("suite", pa.string()), ("task_id", pa.string()),
         ("domain", pa.string()), ("agent", pa.string()), ("model", pa.string()), ("repeat", pa.int32()),
-        ("reward", pa.float64()), ("passed", pa.bool_()), ("verdict", pa.json_()), ("messages", pa.list_(message)),
+        ("reward", pa.float64()), ("passed", pa.bool_()), ("verdict", json_type), ("messages", pa.list_(message)),
         ("tools", pa.list_(tool)),
     ])
 
