@@ -45,7 +45,7 @@ SLOW = (
     "offline/test_offline_thinkingbox.py",
     "offline/test_show.py",
     "offline/test_verify.py",
-    "openenv/test_export_chat.py",
+    "export/",
     "openenv/test_openenv_serve_cli.py",
     "llm/test_run_configuration_errors.py",
     "campaign/test_campaign_torn_lines.py",
