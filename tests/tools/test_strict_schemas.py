@@ -12,7 +12,13 @@ from statebox.tools import Toolset, tool
 from statebox.world import Session
 
 DOMAINS = discover_domains()
-SPECS = [(f"{name}.{spec.name}", spec.input_schema) for name in sorted(DOMAINS) for spec in DOMAINS[name].tools.specs()]
+SPECS = [
+    (f"{name}.{spec.name}", spec.input_schema)
+    for name in sorted(DOMAINS)
+    for toolset in (DOMAINS[name].tools, DOMAINS[name].customer_tools)
+    if toolset is not None
+    for spec in toolset.specs()
+]  # the agent's tools and the LLM customer's
 
 # The keywords OpenAI strict mode accepts (structured outputs' supported subset of JSON Schema).
 _SUPPORTED = {
