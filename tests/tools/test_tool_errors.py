@@ -41,14 +41,14 @@ def test_a_value_outside_an_enum_names_the_argument_and_the_allowed_values(bound
     outcome = bound.call("create_ticket", {"customer_id": "CU-1", "subject": "x", "priority": "urgent"})
     assert outcome.text.splitlines()[:2] == [
         "Error (invalid_arguments): Invalid arguments for tool 'create_ticket':",
-        '- argument \'priority\' must be one of ["low", "normal", "high"], got "urgent"',
+        '- argument \'priority\' must be one of "low", "normal", "high" or null, got "urgent"',
     ], outcome.text
 
 
 def test_a_value_of_the_wrong_type_names_the_argument(bound):
     outcome = bound.call("add_comment", {"ticket_id": "T-1", "body": "x", "public": "yes"})
     assert outcome.error_kind == "invalid_arguments"
-    assert "- argument 'public' must be boolean, got string \"yes\"" in outcome.text, outcome.text
+    assert "- argument 'public' must be boolean or null, got string \"yes\"" in outcome.text, outcome.text
 
 
 def test_an_unexpected_argument_is_named(bound):

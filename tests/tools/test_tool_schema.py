@@ -36,11 +36,12 @@ def test_the_tool_name_can_be_overridden():
     assert f.name == "lookup"
 
 
-def test_arguments_without_defaults_are_required_and_the_rest_are_not():
+def test_every_argument_is_listed_as_required_and_the_optional_ones_accept_null():
     schema = create_ticket.spec.input_schema
-    assert schema["required"] == ["customer_id", "subject"]
-    assert list(schema["properties"]) == ["customer_id", "subject", "description", "priority"]
-    assert schema["properties"]["description"]["default"] == ""
+    assert schema["required"] == ["customer_id", "subject", "description", "priority"]
+    assert schema["properties"]["subject"]["type"] == "string"
+    assert schema["properties"]["description"]["type"] == ["string", "null"]
+    assert create_ticket.defaults == {"description": "", "priority": "normal"}
 
 
 def test_the_session_parameter_is_not_an_argument():
@@ -62,19 +63,18 @@ def test_python_types_map_to_json_types():
     assert props["names"]["items"] == {"type": "string"}
 
 
-def test_a_literal_becomes_an_enum():
+def test_a_literal_becomes_an_enum_and_a_default_is_said_in_the_description():
     assert create_ticket.spec.input_schema["properties"]["priority"] == {
-        "default": "normal",
-        "description": "How urgent the problem is.",
-        "enum": ["low", "normal", "high"],
-        "type": "string",
+        "anyOf": [{"enum": ["low", "normal", "high"], "type": "string"}, {"type": "null"}],
+        "description": 'How urgent the problem is. (Default: "normal".)',
     }
 
 
 def test_an_optional_literal_allows_null():
     status = update_ticket.spec.input_schema["properties"]["status"]
     assert status["anyOf"] == [{"enum": ["open", "pending", "hold", "solved"], "type": "string"}, {"type": "null"}]
-    assert status["default"] is None
+    assert "default" not in status
+    assert update_ticket.defaults["status"] is None
 
 
 def test_argument_descriptions_come_from_the_args_section():
@@ -82,8 +82,8 @@ def test_argument_descriptions_come_from_the_args_section():
     assert {k: v.get("description") for k, v in props.items()} == {
         "customer_id": "The customer's id, like CU-1.",
         "subject": "One line saying what the problem is.",
-        "description": "The problem in the customer's words.",
-        "priority": "How urgent the problem is.",
+        "description": 'The problem in the customer\'s words. (Default: "".)',
+        "priority": 'How urgent the problem is. (Default: "normal".)',
     }
 
 

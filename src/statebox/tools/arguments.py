@@ -17,6 +17,7 @@ from jsonschema.validators import validator_for
 
 from statebox.tools.quickcheck import QuickCheck, compile_quick_check
 from statebox.tools.quoting import shorten
+from statebox.tools.strict import validation_schema
 from statebox.tools.surface import ToolSpec
 
 MAX_REPORTED_ERRORS = 5
@@ -44,15 +45,16 @@ class ArgumentValidators:
         errors = list(compiled.validator.iter_errors(arguments))
         if not errors:
             return None
-        return describe_invalid_arguments(spec, errors)
+        return describe_invalid_arguments(spec, errors, compiled.checked)
 
     def _compile(self, spec: ToolSpec) -> _Compiled:
         key = (spec.name, id(spec.input_schema))
         cached = self._compiled.get(key)
         if cached is not None and cached.schema is spec.input_schema:
             return cached
-        cls = validator_for(spec.input_schema, default=Draft202012Validator)
-        compiled = _Compiled(spec.input_schema, cls(spec.input_schema), compile_quick_check(spec.input_schema))
+        schema = validation_schema(spec.input_schema)  # a strict schema's nullable arguments may be left out
+        cls = validator_for(schema, default=Draft202012Validator)
+        compiled = _Compiled(spec.input_schema, schema, cls(schema), compile_quick_check(schema))
         self._compiled[key] = compiled
         return compiled
 
@@ -61,6 +63,7 @@ class _Compiled(NamedTuple):
     """A schema (kept alive, so its id stays its own), its validator and its quick check, if any."""
 
     schema: dict[str, Any]
+    checked: dict[str, Any]  # what arguments are validated against
     validator: Validator
     quick: QuickCheck | None
 
@@ -83,13 +86,16 @@ def _too_long(value: Any, where: str = "") -> tuple[str, int] | None:
     return None
 
 
-def describe_invalid_arguments(spec: ToolSpec, errors: Iterable[ValidationError]) -> str:
-    """Say which arguments are wrong and what the tool expects instead."""
+def describe_invalid_arguments(
+    spec: ToolSpec, errors: Iterable[ValidationError], schema: dict[str, Any] | None = None
+) -> str:
+    """Say which arguments are wrong and what the tool expects instead (`schema`: the one checked)."""
     ranked = sorted(errors, key=relevance, reverse=True)
     problems = [_describe(error) for error in ranked[:MAX_REPORTED_ERRORS]]
     lines = [f"Invalid arguments for tool '{spec.name}':"]
     lines += [f"- {problem}" for problem in dict.fromkeys(problems)]
-    lines.append(f"Expected arguments: {describe_signature(spec.input_schema)}.")
+    checked = schema if schema is not None else validation_schema(spec.input_schema)
+    lines.append(f"Expected arguments: {describe_signature(checked)}.")
     return "\n".join(lines)
 
 

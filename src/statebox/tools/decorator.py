@@ -10,6 +10,7 @@ from typing import Any, get_type_hints
 
 from pydantic import Field, create_model
 
+from statebox.tools.strict import NotStrictable, optional_arguments, strict_schema
 from statebox.tools.surface import ToolSpec
 
 ToolFn = Callable[..., Any]
@@ -21,7 +22,7 @@ class Tool:
 
     spec: ToolSpec
     fn: ToolFn
-    defaults: dict[str, Any]
+    defaults: dict[str, Any]  # every optional argument's value when left out or null
 
     @property
     def name(self) -> str:
@@ -78,8 +79,12 @@ def _schema(fn: ToolFn, arg_docs: dict[str, str]) -> tuple[dict[str, Any], dict[
             defaults[p.name] = p.default
             fields[p.name] = (hints[p.name], Field(default=p.default, description=desc))
     model = create_model(f"{fn.__name__}_args", **fields)
-    schema = _strip_titles(model.model_json_schema())
-    schema["additionalProperties"] = False
+    try:
+        schema = strict_schema(_strip_titles(model.model_json_schema()))
+    except NotStrictable as e:
+        raise TypeError(f"tool {fn.__name__}: {e}") from None
+    for name in optional_arguments(schema) - set(defaults):
+        defaults[name] = None  # a nullable argument without a default: left out is null
     return schema, defaults
 
 

@@ -50,12 +50,18 @@ class Toolset:
         try:
             tool = self.validate(name, arguments)
             with session.transaction():
-                data = tool.fn(session, **{**tool.defaults, **arguments})
+                data = tool.fn(session, **with_defaults(tool, arguments))
         except ToolError as e:
             # Whatever a tool quotes back, a huge argument is never echoed to the agent whole.
             text = without_long_values(e.agent_text(), [name, arguments])
             return ToolOutcome(text=text, is_error=True, error_kind=e.kind)
         return ToolOutcome(text=render(data), data=data)
+
+
+def with_defaults(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The tool's keyword arguments: an optional argument left out or null takes its default."""
+    given = {k: v for k, v in arguments.items() if v is not None or k not in tool.defaults}
+    return {**tool.defaults, **given}
 
 
 def render(data: Any) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from statebox.domains.auto_insurance.rating import RATES, driver_surcharge
 from statebox.domains.auto_insurance.tools.common import (
@@ -17,6 +19,17 @@ from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 Coverage = Literal["liability", "collision", "comprehensive", "uninsured_motorist", "rental", "roadside"]
+
+
+class CoverageChoice(TypedDict):
+    """The option chosen for each coverage a new vehicle gets; a coverage left out or null is not bought."""
+
+    liability: str
+    collision: NotRequired[str | None]
+    comprehensive: NotRequired[str | None]
+    uninsured_motorist: NotRequired[str | None]
+    rental: NotRequired[str | None]
+    roadside: NotRequired[str | None]
 
 
 def _rate(coverage: str, option: str) -> tuple[float, float | None, float | None, int | None]:
@@ -105,7 +118,7 @@ def update_driver_status(
 @tool(writes=True)
 def add_vehicle(
     db: Session, policy_id: str, vin: str, year: int, make: str, model: str,
-    use: Literal["pleasure", "commute", "business"], coverages: dict[str, str], effective_date: str,
+    use: Literal["pleasure", "commute", "business"], coverages: CoverageChoice, effective_date: str,
     premium_change: float,
 ) -> Row:
     """Add a vehicle, garaged at the policyholder's mailing address, with the coverages chosen.
@@ -117,7 +130,8 @@ def add_vehicle(
         make: e.g. Subaru
         model: e.g. Outback
         use: pleasure, commute or business
-        coverages: coverage -> option, e.g. {"liability": "100/300/100", "collision": "500"}; liability is required
+        coverages: the option for each coverage, e.g. {"liability": "100/300/100", "collision": "500"}; liability
+            is required, a coverage left out or null is not bought
         effective_date: YYYY-MM-DD
         premium_change: the prorated premium for the rest of the term, in dollars
     """
@@ -126,11 +140,12 @@ def add_vehicle(
     vin = vin.strip().upper()
     if len(vin) != 17:
         raise InvalidArguments(f"a VIN has 17 characters; {vin!r} has {len(vin)}. Ask the customer to read it again.")
-    if "liability" not in coverages:
+    chosen = {c: o for c, o in coverages.items() if o is not None}
+    if "liability" not in chosen:
         raise InvalidArguments("every vehicle needs liability coverage.")
-    if "rental" in coverages and not {"collision", "comprehensive"} & set(coverages):
+    if "rental" in chosen and not {"collision", "comprehensive"} & set(chosen):
         raise InvalidArguments("rental coverage needs collision or comprehensive on the same vehicle.")
-    rows = [_coverage_row("", "", c, o, effective) for c, o in coverages.items()]
+    rows = [_coverage_row("", "", c, str(o), effective) for c, o in chosen.items()]
     ph = db.one("SELECT * FROM policyholders WHERE id = ?", p["policyholder_id"])
     assert ph is not None
     vid = db.next_id("vehicles")
