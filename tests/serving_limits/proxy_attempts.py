@@ -51,9 +51,13 @@ async def wrong_verdict(operator: httpx.AsyncClient, honest: bool) -> str | None
     await replay(body["mcp_url"], calls if honest else with_wrong_priority(calls))
     verdict = (await operator.get(f"/attempts/{body['id']}/effects")).json()["verdict"]
     await operator.delete(f"/attempts/{body['id']}")
-    wrong = [(d["kind"], d["field"]) for d in verdict["discrepancies"]]
-    if honest and (verdict["passed"], wrong) != (True, []):
+    # These attempts replay calls without talking to the customer, so the trace checks fail them alike (the one
+    # verdict: tests/verdict); what the floods must not disturb is the end state's verdict.
+    wrong = [(d["kind"], d["field"]) for d in verdict["discrepancies"] if d["kind"] != "policy_violation"]
+    if not any(d["kind"] == "policy_violation" for d in verdict["discrepancies"]) or verdict["passed"]:
+        return f"a replay that never verified the customer was not failed on the trace: {verdict}"
+    if honest and (verdict["state_passed"], wrong) != (True, []):
         return f"the reference failed: {verdict}"
-    if not honest and (verdict["passed"], wrong) != (False, [("wrong_value", "priority")]):
+    if not honest and (verdict["state_passed"], wrong) != (False, [("wrong_value", "priority")]):
         return f"a wrong priority was not caught alone: {verdict}"
     return None

@@ -50,7 +50,7 @@ TASKS = {
     "auto_insurance": "add_sixteen_year_old_daughter_driver",
     "travel": "amsterdam_hotel_cancelled_after_deadline_first_night_kept",
     "neobank": "basic_level_daily_limit_send_what_is_left",
-    "consulting": "annual_leave_not_enough_balance",
+    "consulting": "full_prince2_course_waitlist",
 }
 SURFACES = ("serve_stdio", "proxy", "openenv", "inspect", "import", "regrade")
 

@@ -76,8 +76,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "end."
     )),
     "export": ("export", (
-        "Write one line per finished attempt: messages (system, user, assistant tool calls, tool "
-        "results), tools, reward, verdict, task id, domain, model and repeat."
+        "Write one line per finished attempt (messages ending on the agent's last turn, tools, reward, verdict, "
+        "task id, domain, model and repeat), or one line per preference pair."
     )),
     "review": ("review", (
         "Blind-review tasks: --blind prints the situation and the policy, --reveal the answer, --record "
