@@ -9,22 +9,19 @@ from __future__ import annotations
 import asyncio
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from statebox.cli.common import fail
 from statebox.cli.options import SuiteOptions, command, open_task_set
-from statebox.cli.serve import MaxBodyOpt, ReadTimeoutOpt
+from statebox.cli.serve import MaxBodyOpt, ReadTimeoutOpt, model_client
 from statebox.mcp.errors import CannotListenError, InsecureBindError
 from statebox.mcp.limits import ServingLimits
 from statebox.mcp.proxy_auth import check_bind, resolve_token
 from statebox.openenv.splits import SPLITS  # statebox's own code: no OpenEnv needed
 from statebox.runner.errors import CampaignError
 from statebox.tasks.provider import SuiteProvider
-
-if TYPE_CHECKING:
-    from statebox.llm.client import ModelClient
 
 INSTALL_HINT = "openenv-serve needs OpenEnv: pip install 'statebox[openenv]' (the openenv-core package)"
 DEFAULT_IDLE_TIMEOUT_S = 600.0  # the same as statebox.openenv.source's, without importing OpenEnv early
@@ -87,7 +84,7 @@ def openenv_serve(opts: OpenEnvOptions, suite_options: SuiteOptions) -> None:
         from statebox.openenv.source import EpisodeSource
     except ImportError as e:
         fail(f"{INSTALL_HINT} ({e})")
-    client, judge = _client(opts.user_model, opts.base_url), _client(opts.judge_model, opts.base_url)
+    client, judge = model_client(opts.user_model, opts.base_url), model_client(opts.judge_model, opts.base_url)
     _, suite = open_task_set("openenv-serve", opts.suite, suite_options, None, None)
     try:
         source = EpisodeSource(
@@ -114,13 +111,3 @@ def openenv_serve(opts: OpenEnvOptions, suite_options: SuiteOptions) -> None:
     except CannotListenError as e:
         fail(str(e))
 
-
-def _client(spec: str | None, base_url: str | None) -> ModelClient | None:
-    if spec is None:
-        return None
-    from statebox.llm.client import make_client  # the HTTP stack loads with a model
-
-    try:
-        return make_client(spec, base_url=base_url if spec.startswith("openai:") else None)
-    except ValueError as e:
-        fail(str(e))

@@ -92,11 +92,12 @@ def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:
     app.command("proxy")(command("proxy", ProxyOptions, proxy, providers))
 
 
-def _user_client(user_model: str | None, base_url: str | None) -> ModelClient | None:
-    if user_model is None:
+def model_client(spec: str | None, base_url: str | None) -> ModelClient | None:
+    """The customer's or the judge's model (`--base-url` applies to `openai:` specs), or a one-line error."""
+    if spec is None:
         return None
     try:
-        return make_client(user_model, base_url=base_url if user_model.startswith("openai:") else None)
+        return make_client(spec, base_url=base_url if spec.startswith("openai:") else None)
     except ValueError as e:
         fail(str(e))
 
@@ -124,7 +125,7 @@ def serve(opts: ServeOptions, suite_options: SuiteOptions) -> None:
 
     only = _only(suite.select(ids=[opts.task_id]))  # the served task alone: only its servers' templates start
     factory = HostedAttemptFactory(
-        only, _user_client(opts.user_model, opts.base_url), _user_client(opts.judge_model, opts.base_url)
+        only, model_client(opts.user_model, opts.base_url), model_client(opts.judge_model, opts.base_url)
     )
     problem = asyncio.run(_serve(factory, opts, None if kind == "none" else kind, address))
     if problem is not None:
@@ -172,8 +173,8 @@ def proxy(opts: ProxyOptions, suite_options: SuiteOptions) -> None:
     opened = _suites_with_options(suite_options)
     factory = HostedAttemptFactory(
         _preopened(opened, provider_opener(suite_options)),
-        _user_client(opts.user_model, opts.base_url),
-        _user_client(opts.judge_model, opts.base_url),
+        model_client(opts.user_model, opts.base_url),
+        model_client(opts.judge_model, opts.base_url),
     )
     try:
         asyncio.run(
