@@ -101,6 +101,8 @@ def test_a_batch_hides_the_task_ids_and_its_records_are_stored_by_hash(tmp_path:
         record.update(reviewer="R", verdict="agree", expected={"end_state": ["as the policy says"]})
     path = tmp_path / "batch.yaml"
     path.write_text(yaml.safe_dump(template), encoding="utf-8")
+    records = [suite.domain_of(t).task_dir / f"{t.id}.review.yaml" for t in first_two]
+    kept = {p: p.read_bytes() for p in records if p.exists()}  # the tasks' real reviews, put back afterwards
     stored = CliRunner().invoke(app, ["review", "retail", "--record", str(path)])
     try:
         assert stored.exit_code == 0, stored.output
@@ -109,8 +111,11 @@ def test_a_batch_hides_the_task_ids_and_its_records_are_stored_by_hash(tmp_path:
             assert f"recorded {written}" in stored.output
             assert yaml.safe_load(written.read_text())["task"] == task.id
     finally:
-        for task in first_two:
-            (suite.domain_of(task).task_dir / f"{task.id}.review.yaml").unlink(missing_ok=True)
+        for record in records:
+            if record in kept:
+                record.write_bytes(kept[record])
+            else:
+                record.unlink(missing_ok=True)
 
 
 def test_a_record_by_hash_that_no_task_has_is_refused_in_one_line(tmp_path: Path) -> None:
