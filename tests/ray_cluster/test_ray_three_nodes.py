@@ -141,12 +141,19 @@ def cluster_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterRun
         cluster.shutdown()
 
 
+def _time_to_kill(seen: ClusterRun) -> bool:
+    """After REPEAT trials, once every node has shown its template (a loaded machine may start the
+    last node's worker late), and at the latest half-way through, so the kill stays mid-campaign."""
+    trials = len(_trials(seen.ray_run))
+    return trials >= REPEAT and (len(seen.templates) >= NODES or trials >= len(TASKS) * REPEAT // 2)
+
+
 def _run_and_kill(seen: ClusterRun, cluster: Any, victim: Any, command: list[str]) -> None:
     """Run the campaign; count templates per node until a few trials are in, then remove `victim`."""
     raylets = _raylets_of(os.getpid())
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + RUN_TIMEOUT_S
-    while proc.poll() is None and time.monotonic() < deadline and len(_trials(seen.ray_run)) < REPEAT:
+    while proc.poll() is None and time.monotonic() < deadline and not _time_to_kill(seen):
         for raylet, count in _templates_per_raylet(raylets).items():
             seen.templates[raylet] = max(seen.templates[raylet], count)
         time.sleep(0.05)
