@@ -12,7 +12,8 @@ STATEBOX := $(VENV)/bin/statebox
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev,openenv,parquet,inspect,ray]"
+	# torch pinned to the CPU build this kind of machine keeps on disk (a bare `torch` would fetch a CUDA build)
+	$(PY) -m pip install -q -e ".[dev,openenv,parquet,inspect,ray,train]" "torch==2.13.0"
 	touch $@
 
 setup: $(VENV)/.installed
@@ -29,7 +30,7 @@ sandbox:
 	@test -x /usr/bin/bwrap || (apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null)
 
 test: setup browser sandbox
-	$(VENV)/bin/ruff check --no-cache src tests benchmarks
+	$(VENV)/bin/ruff check --no-cache src tests benchmarks examples
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -p no:cacheprovider -n auto --dist loadfile
 
@@ -37,7 +38,7 @@ test-fast: setup
 	$(VENV)/bin/pytest -p no:cacheprovider -n auto --dist loadfile -m "not slow" -x
 
 lint: setup
-	$(VENV)/bin/ruff check --no-cache src tests benchmarks
+	$(VENV)/bin/ruff check --no-cache src tests benchmarks examples
 	$(VENV)/bin/mypy
 
 # The world tests with the copy-on-write VFS built under AddressSanitizer and UndefinedBehaviorSanitizer

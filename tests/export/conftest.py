@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from statebox.fakemodel.app import FakeModelApp, FakeModelConfig
@@ -47,3 +52,32 @@ def export(run_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def export_lines(run_dir: Path, *args: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in export(run_dir, *args).stdout.splitlines()]
+
+
+@pytest.fixture(scope="session")
+def openenv_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real `statebox openenv-serve retail` (no token) on a free port, for the rollout examples."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = (tmp_path_factory.mktemp("serve") / "serve.log").open("w")
+    proc = subprocess.Popen([str(STATEBOX), "openenv-serve", "retail", "--port", str(port)], stdout=log,
+                            stderr=subprocess.STDOUT, env={**os.environ, "STATEBOX_TOKEN": ""})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while not _ready(url):
+            assert proc.poll() is None and time.monotonic() < deadline, f"openenv-serve not ready ({proc.poll()})"
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        log.close()
+
+
+def _ready(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/ready", timeout=2).status_code == 200
+    except httpx.TransportError:
+        return False

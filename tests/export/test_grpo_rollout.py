@@ -5,19 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import os
-import socket
-import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-import httpx
-import pytest
-
-from export.conftest import STATEBOX
 from statebox.tasks import load_suite
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "grpo_rollout.py"
@@ -33,38 +24,10 @@ def _example() -> ModuleType:
     return module
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log = (tmp_path_factory.mktemp("serve") / "serve.log").open("w")
-    proc = subprocess.Popen([str(STATEBOX), "openenv-serve", "retail", "--port", str(port)], stdout=log,
-                            stderr=subprocess.STDOUT, env={**os.environ, "STATEBOX_TOKEN": ""})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 180
-        while not _ready(url):
-            assert proc.poll() is None and time.monotonic() < deadline, f"openenv-serve not ready ({proc.poll()})"
-            time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-        log.close()
-
-
-def _ready(url: str) -> bool:
-    try:
-        return httpx.get(f"{url}/ready", timeout=2).status_code == 200
-    except httpx.TransportError:
-        return False
-
-
-def test_a_group_of_rollouts_gets_the_servers_rewards_and_group_relative_advantages(server: str) -> None:
+def test_a_group_of_rollouts_gets_the_servers_rewards_and_group_relative_advantages(openenv_server: str) -> None:
     example = _example()
     task = next(t for t in load_suite("retail").tasks if t.id == TASK)
-    group = asyncio.run(example.rollout_group(server, task, 4, 0))
+    group = asyncio.run(example.rollout_group(openenv_server, task, 4, 0))
     rewards = [r.reward for r in group]
     assert sorted(rewards) == [0.0, 0.0, 1.0, 1.0], [(r.reward, r.info.get("signature")) for r in group]
     assert abs(sum(r.advantage for r in group)) < 1e-9
