@@ -8,28 +8,20 @@ from typing import Any
 
 from statebox.fakemodel.protocol import BadRequest, ChatRequest, Reply, ToolCallIn, Turn, call_id_for, text_of
 from statebox.fakemodel.wire import WireFormat
+from statebox.fakemodel.wire._parsing import function_tool, json_object, non_empty_list, user_turns, with_roles
 
 
 def parse(body: Any, params: Mapping[str, str]) -> ChatRequest:
-    if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
+    body = json_object(body)
     if not isinstance(body.get("max_tokens"), int):
         raise BadRequest("max_tokens: Field required")
-    messages = body.get("messages")
-    if not isinstance(messages, list) or not messages:
-        raise BadRequest("'messages' must be a non-empty list")
+    messages = non_empty_list(body, "messages", "'messages' must be a non-empty list")
     system = body.get("system")
     turns = [Turn("system", text_of(system))] if system else []
-    for index, message in enumerate(messages):
-        if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
-            raise BadRequest(f"messages.{index}: role must be 'user' or 'assistant'")
+    for message in with_roles(messages, ("user", "assistant"), "messages.{index}: role"):
         turns.extend(_turns(message))
-    tools = [
-        {"type": "function", "function": {"name": t.get("name"), "description": t.get("description"),
-                                          "parameters": t.get("input_schema")}}
-        for t in body.get("tools") or []
-        if isinstance(t, dict)
-    ]  # fmt: skip
+    tools = [function_tool(t.get("name"), t.get("description"), t.get("input_schema"))
+             for t in body.get("tools") or [] if isinstance(t, dict)]  # fmt: skip
     return ChatRequest(str(body.get("model", "fake")), turns, tools, None)
 
 
@@ -51,8 +43,7 @@ def _turns(message: dict[str, Any]) -> list[Turn]:
         for b in blocks
         if b.get("type") == "tool_result"
     ]
-    text = "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
-    return [*turns, Turn("user", text)] if text or not turns else turns
+    return user_turns(turns, "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text"))
 
 
 def write(request: ChatRequest, reply: Reply, reply_id: str, usage: dict[str, Any]) -> dict[str, Any]:

@@ -6,28 +6,23 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from statebox.fakemodel.protocol import BadRequest, ChatRequest, Reply, ToolCallIn, Turn, call_id_for
+from statebox.fakemodel.protocol import ChatRequest, Reply, ToolCallIn, Turn, call_id_for
 from statebox.fakemodel.wire import WireFormat
+from statebox.fakemodel.wire._parsing import function_tool, json_object, non_empty_list, user_turns, with_roles
 
 
 def parse(body: Any, params: Mapping[str, str]) -> ChatRequest:
-    if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
-    messages = body.get("messages")
-    if not isinstance(messages, list) or not messages:
-        raise BadRequest("messages must be a non-empty list")
+    body = json_object(body)
+    messages = non_empty_list(body, "messages", "messages must be a non-empty list")
     turns = [Turn("system", _text(body["system"]))] if body.get("system") else []
-    for index, message in enumerate(messages):
-        if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
-            raise BadRequest(f"messages.{index}.role must be 'user' or 'assistant'")
+    for message in with_roles(messages, ("user", "assistant"), "messages.{index}.role"):
         turns.extend(_turns(message))
     config = body.get("toolConfig") or {}
     tools = [
-        {"type": "function", "function": {"name": s.get("name"), "description": s.get("description"),
-                                          "parameters": (s.get("inputSchema") or {}).get("json")}}
+        function_tool(s.get("name"), s.get("description"), (s.get("inputSchema") or {}).get("json"))
         for s in (t.get("toolSpec") for t in config.get("tools") or [] if isinstance(t, dict))
         if isinstance(s, dict)
-    ]  # fmt: skip
+    ]
     return ChatRequest(params.get("model", "fake"), turns, tools, None)
 
 
@@ -47,8 +42,7 @@ def _turns(message: dict[str, Any]) -> list[Turn]:
         Turn("tool", _text(r.get("content")), tool_call_id=str(r.get("toolUseId", "")))
         for r in (b["toolResult"] for b in blocks if isinstance(b.get("toolResult"), dict))
     ]
-    text = _text(blocks)
-    return [*results, Turn("user", text)] if text or not results else results
+    return user_turns(results, _text(blocks))
 
 
 def write(request: ChatRequest, reply: Reply, reply_id: str, usage: dict[str, Any]) -> dict[str, Any]:

@@ -6,25 +6,20 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from statebox.fakemodel.protocol import BadRequest, ChatRequest, Reply, ToolCallIn, Turn, call_id_for
+from statebox.fakemodel.protocol import ChatRequest, Reply, ToolCallIn, Turn, call_id_for
 from statebox.fakemodel.wire import WireFormat
+from statebox.fakemodel.wire._parsing import function_tool, json_object, non_empty_list, user_turns, with_roles
 
 
 def parse(body: Any, params: Mapping[str, str]) -> ChatRequest:
-    if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
-    contents = body.get("contents")
-    if not isinstance(contents, list) or not contents:
-        raise BadRequest("contents must be a non-empty list")
+    body = json_object(body)
+    contents = non_empty_list(body, "contents", "contents must be a non-empty list")
     system = body.get("systemInstruction")
     turns = [Turn("system", _text(system.get("parts")))] if isinstance(system, dict) else []
-    for index, content in enumerate(contents):
-        if not isinstance(content, dict) or content.get("role") not in ("user", "model"):
-            raise BadRequest(f"contents[{index}].role must be 'user' or 'model'")
+    for content in with_roles(contents, ("user", "model"), "contents[{index}].role"):
         turns.extend(_turns(content))
     tools = [
-        {"type": "function", "function": {"name": d.get("name"), "description": d.get("description"),
-                                          "parameters": d.get("parametersJsonSchema") or d.get("parameters")}}
+        function_tool(d.get("name"), d.get("description"), d.get("parametersJsonSchema") or d.get("parameters"))
         for tool in body.get("tools") or [] if isinstance(tool, dict)
         for d in tool.get("functionDeclarations") or [] if isinstance(d, dict)
     ]  # fmt: skip
@@ -49,8 +44,7 @@ def _turns(content: dict[str, Any]) -> list[Turn]:
         Turn("tool", _result_text(r.get("response")), tool_call_id=str(r.get("id", "")))
         for r in (p["functionResponse"] for p in parts if isinstance(p.get("functionResponse"), dict))
     ]
-    text = _text(parts)
-    return [*results, Turn("user", text)] if text or not results else results
+    return user_turns(results, _text(parts))
 
 
 def _result_text(response: Any) -> str:

@@ -10,16 +10,14 @@ from typing import Any
 
 from statebox.fakemodel.protocol import BadRequest, ChatRequest, Reply, ToolCallIn, Turn, call_id_for, text_of
 from statebox.fakemodel.wire import WireFormat
+from statebox.fakemodel.wire._parsing import json_object, non_empty_list
 
 
 def parse(body: Any, params: Mapping[str, str]) -> ChatRequest:
-    if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
+    body = json_object(body)
     if body.get("store") is not False:
         raise BadRequest("send store=false: the fake model keeps no conversation between requests")
-    items = body.get("input")
-    if not isinstance(items, list) or not items:
-        raise BadRequest("'input' must be a non-empty list of items")
+    items = non_empty_list(body, "input", "'input' must be a non-empty list of items")
     turns = [Turn("system", str(body["instructions"]))] if body.get("instructions") else []
     for index, item in enumerate(items):
         turns.extend(_turns(item, index))
