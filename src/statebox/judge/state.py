@@ -88,26 +88,8 @@ def _judge_inserts(act: list[RowChange], req: list[RowChange], rules: JudgingRul
         matched = matching[table]
         pairs += [(table, rows_a[i], rows_r[j]) for i, j in matched]
         used_a, used_r = {i for i, _ in matched}, {j for _, j in matched}
-        for i, row in enumerate(rows_a):
-            if i not in used_a:
-                out.append(
-                    Discrepancy(
-                        kind="extra_effect",
-                        table=table,
-                        key=rules.key_of(table, row),
-                        actual=_visible(table, row, rules),
-                    )
-                )
-        for j, row in enumerate(rows_r):
-            if j not in used_r:
-                out.append(
-                    Discrepancy(
-                        kind="missing_effect",
-                        table=table,
-                        key=rules.key_of(table, row),
-                        expected=_visible(table, row, rules),
-                    )
-                )
+        out += [_unmatched("extra_effect", table, row, rules) for i, row in enumerate(rows_a) if i not in used_a]
+        out += [_unmatched("missing_effect", table, row, rules) for j, row in enumerate(rows_r) if j not in used_r]
     for table, a, r in pairs:
         for f in _judged_fields(table, r, rules):
             if not ids.same_field(table, f, a.get(f), r.get(f)):
@@ -152,6 +134,14 @@ def _match_until_stable(
 def _mismatches(table: str, a: Row, r: Row, rules: JudgingRules, ids: _IdMap) -> float:
     fields = _judged_fields(table, r, rules)
     return float(sum(not ids.same_field(table, f, a.get(f), r.get(f), provisional=True) for f in fields))
+
+
+def _unmatched(kind: DiscrepancyKind, table: str, row: Row, rules: JudgingRules) -> Discrepancy:
+    """A row of one side that no row of the other matched: an extra effect (the agent's) or a missing one."""
+    shown, key = _visible(table, row, rules), rules.key_of(table, row)
+    if kind == "extra_effect":
+        return Discrepancy(kind=kind, table=table, key=key, actual=shown)
+    return Discrepancy(kind=kind, table=table, key=key, expected=shown)
 
 
 def _visible(table: str, row: Row, rules: JudgingRules) -> Row:
