@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ._endpoint import EndpointClient, Reply
-from ._wire import count, dumps, join_object, member, members, str_or_none
+from ._wire import alternating, count, dumps, join_object, join_turns, member, members, str_or_none
 from .retry import ContextWindowExceeded, MalformedResponse
 from .toolbox import PreparedTools
 from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
@@ -51,25 +51,18 @@ class AnthropicClient(EndpointClient):
             blocks = [self._cached_text(_DIALECT, text, _text_block) for text in system[:-1]]
             blocks.append(self._cached_text(_DIALECT + "-last", system[-1], _cached_text_block))
             parts.append(member("system", b"[" + b",".join(blocks) + b"]"))
-        parts.append(member("messages", _join_turns(self._turns(messages))))
+        parts.append(member("messages", join_turns(self._turns(messages), "content")))
         if len(tools):
             parts.append(member("tools", tools.encoded(_DIALECT, _encode_tools)))
         return join_object(parts)
 
     def _turns(self, messages: list[Message]) -> list[tuple[str, list[bytes]]]:
         """Alternating user/assistant turns of encoded blocks; tool results travel in user turns, first."""
-        turns: list[tuple[str, list[_Block]]] = []
-        for message in messages:
-            if message.role == "system":
-                continue
-            role = "assistant" if message.role == "assistant" else "user"
-            blocks = self._cached_message(_DIALECT, message, _encoded_blocks)
-            if not blocks:  # the API refuses empty text blocks
-                continue
-            if turns and turns[-1][0] == role:
-                turns[-1][1].extend(blocks)
-            else:
-                turns.append((role, list(blocks)))
+        turns = alternating(  # the API refuses empty text blocks: alternating drops empty turns
+            ("assistant" if m.role == "assistant" else "user", self._cached_message(_DIALECT, m, _encoded_blocks))
+            for m in messages
+            if m.role != "system"
+        )
         return [(role, _results_first(blocks)) for role, blocks in turns]
 
     def _read(self, data: dict[str, Any]) -> Reply:
@@ -131,12 +124,6 @@ def _results_first(blocks: list[_Block]) -> list[bytes]:
     if not results:
         return [block for _, block in blocks]
     return results + [block for is_result, block in blocks if not is_result]
-
-
-def _join_turns(turns: list[tuple[str, list[bytes]]]) -> bytes:
-    """The `messages` array: `{"role":...,"content":[...]}` per turn, from encoded blocks."""
-    encoded = [b'{"role":"' + role.encode() + b'","content":[' + b",".join(blocks) + b"]}" for role, blocks in turns]
-    return b"[" + b",".join(encoded) + b"]"
 
 
 def _blocks(message: Message) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ._endpoint import EndpointClient, ProviderOption, Reply
 from ._transport import Signer
-from ._wire import count, dumps, join_object, member, str_or_none
+from ._wire import alternating, count, dumps, join_object, join_turns, member, str_or_none
 from .retry import ContextWindowExceeded, MalformedResponse
 from .toolbox import PreparedTools
 from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
@@ -112,20 +112,12 @@ class BedrockClient(EndpointClient):
 
     def _turns(self, messages: list[Message]) -> bytes:
         """Alternating user/assistant turns; tool results travel in user turns."""
-        turns: list[tuple[str, list[bytes]]] = []
-        for message in messages:
-            if message.role == "system":
-                continue
-            role = "assistant" if message.role == "assistant" else "user"
-            blocks = self._cached_message(_DIALECT, message, _encoded_blocks)
-            if not blocks:
-                continue
-            if turns and turns[-1][0] == role:
-                turns[-1][1].extend(blocks)
-            else:
-                turns.append((role, list(blocks)))
-        joined = [b'{"role":"' + role.encode() + b'","content":[' + b",".join(bs) + b"]}" for role, bs in turns]
-        return b"[" + b",".join(joined) + b"]"
+        turns = alternating(
+            ("assistant" if m.role == "assistant" else "user", self._cached_message(_DIALECT, m, _encoded_blocks))
+            for m in messages
+            if m.role != "system"
+        )
+        return join_turns(turns, "content")
 
     def _read(self, data: dict[str, Any]) -> Reply:
         output = data.get("output")

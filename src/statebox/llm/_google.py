@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from ._endpoint import EndpointClient, Reply
-from ._wire import count, dumps, join_object, member, str_or_none
+from ._wire import alternating, count, dumps, join_object, join_turns, member, str_or_none
 from .retry import MalformedResponse
 from .toolbox import PreparedTools
 from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
@@ -58,21 +58,15 @@ class GeminiClient(EndpointClient):
     def _contents(self, messages: list[Message]) -> bytes:
         """Alternating user/model turns; a tool result names the function of the call it answers."""
         names = {call.id: call.name for m in messages if m.role == "assistant" for call in m.tool_calls}
-        turns: list[tuple[str, list[bytes]]] = []
-        for message in messages:
-            if message.role == "system":
-                continue
-            role = "model" if message.role == "assistant" else "user"
+
+        def encoded(message: Message) -> tuple[bytes, ...]:
             name = names.get(message.tool_call_id or "", "") if message.role == "tool" else ""
-            encoded = self._cached_message(f"{_DIALECT}:{name}", message, partial(_encoded_parts, function_name=name))
-            if not encoded:
-                continue
-            if turns and turns[-1][0] == role:
-                turns[-1][1].extend(encoded)
-            else:
-                turns.append((role, list(encoded)))
-        joined = [b'{"role":"' + role.encode() + b'","parts":[' + b",".join(ps) + b"]}" for role, ps in turns]
-        return b"[" + b",".join(joined) + b"]"
+            return self._cached_message(f"{_DIALECT}:{name}", message, partial(_encoded_parts, function_name=name))
+
+        turns = alternating(
+            ("model" if m.role == "assistant" else "user", encoded(m)) for m in messages if m.role != "system"
+        )
+        return join_turns(turns, "parts")
 
     def _read(self, data: dict[str, Any]) -> Reply:
         usage = _usage(data.get("usageMetadata"))

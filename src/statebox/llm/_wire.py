@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def dumps(value: Any) -> bytes:
@@ -23,6 +26,26 @@ def member(key: str, encoded: bytes) -> bytes:
 def members(values: dict[str, Any]) -> list[bytes]:
     """`"key":value` members of a plain dict (its values encoded per call)."""
     return [member(key, dumps(value)) for key, value in values.items()]
+
+
+def alternating(turns: Iterable[tuple[str, Sequence[T]]]) -> list[tuple[str, list[T]]]:
+    """Consecutive turns of one role merged into one, empty turns dropped: the APIs that take turns
+    of encoded blocks want the roles to alternate and refuse empty content."""
+    merged: list[tuple[str, list[T]]] = []
+    for role, blocks in turns:
+        if not blocks:
+            continue
+        if merged and merged[-1][0] == role:
+            merged[-1][1].extend(blocks)
+        else:
+            merged.append((role, list(blocks)))
+    return merged
+
+
+def join_turns(turns: list[tuple[str, list[bytes]]], key: str) -> bytes:
+    """The turns array, `[{"role":ROLE,"KEY":[...]},...]`, from each turn's encoded blocks."""
+    head = b'","' + key.encode() + b'":['
+    return b"[" + b",".join(b'{"role":"' + role.encode() + head + b",".join(bs) + b"]}" for role, bs in turns) + b"]"
 
 
 def count(value: Any) -> int:
