@@ -13,13 +13,13 @@ import time
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, Unpack
 
 from ._http import JsonEndpoint, classify
 from ._memo import EncodedParts, message_key
 from ._transport import Signer
-from .client import ModelClient
-from .pricing import PriceOverrides, Pricer, price_table_for
+from .client import ClientSettings, ModelClient
+from .pricing import Pricer, price_table_for
 from .retry import Endpoint, RetryPolicy, call_with_retries
 from .spec import parse_spec
 from .toolbox import PreparedTools, prepared
@@ -72,19 +72,14 @@ class EndpointClient(ModelClient):
     default_base_url: ClassVar[str | None] = None
     options_declared: ClassVar[tuple[ProviderOption, ...]] = ()
 
-    def __init__(
-        self,
-        spec: str,
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        sampling: Sampling | None = None,
-        max_concurrency: int = 8,
-        retry: RetryPolicy | None = None,
-        prices: PriceOverrides | None = None,
-        options: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(spec, sampling)
+    def __init__(self, spec: str, **settings: Unpack[ClientSettings]) -> None:
+        super().__init__(spec, settings.get("sampling"))
+        base_url, api_key, prices = settings.get("base_url"), settings.get("api_key"), settings.get("prices")
+        max_concurrency, retry, options = (
+            settings.get("max_concurrency", 8),
+            settings.get("retry"),
+            settings.get("options"),
+        )
         if max_concurrency < 1:
             raise ValueError(f"max_concurrency must be at least 1, got {max_concurrency}")
         self.model = parse_spec(spec)[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypedDict, Unpack
 
 from .pricing import PriceOverrides
 from .registry import provider_class
@@ -72,17 +72,19 @@ class ModelClient(ABC):
         await self.aclose()
 
 
-def make_client(
-    spec: str,
-    *,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    sampling: Sampling | None = None,
-    max_concurrency: int = 8,
-    retry: RetryPolicy | None = None,
-    prices: PriceOverrides | None = None,
-    options: Mapping[str, str] | None = None,
-) -> ModelClient:
+class ClientSettings(TypedDict, total=False):
+    """How `make_client` (and every provider's client) is configured; every key optional."""
+
+    base_url: str | None
+    api_key: str | None
+    sampling: Sampling | None
+    max_concurrency: int
+    retry: RetryPolicy | None
+    prices: PriceOverrides | None
+    options: Mapping[str, str] | None
+
+
+def make_client(spec: str, **settings: Unpack[ClientSettings]) -> ModelClient:
     """A client for `PROVIDER:MODEL`, the provider found in the registry (`statebox.llm.registry`).
 
     Keys and endpoints come from the arguments, else from the provider's environment variables
@@ -93,14 +95,4 @@ def make_client(
     `retry` says how each is tried (timeouts and transport limits included).
     """
     provider, _ = parse_spec(spec)
-    client_class = provider_class(provider)
-    return client_class(
-        spec,
-        base_url=base_url,
-        api_key=api_key,
-        sampling=sampling,
-        max_concurrency=max_concurrency,
-        retry=retry,
-        prices=prices,
-        options=options,
-    )
+    return provider_class(provider)(spec, **settings)
