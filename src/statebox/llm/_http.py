@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Unpack
 
 import aiohttp
 
-from ._transport import HttpOptions, RedirectRefused, RequestTimeout, ResponseTooLarge, Signer, Transport
+from ._transport import RedirectRefused, RequestTimeout, ResponseTooLarge, Transport, TransportSettings
 from .retry import ContextWindowExceeded, EndpointFailure, MalformedResponse, retry_after_from_headers
 
 CONFIGURATION_STATUSES = frozenset({401, 403, 404})  # a bad key, no access, no such model or URL
@@ -45,21 +45,10 @@ class HttpStatusError(Exception):
 class JsonEndpoint:
     """POST JSON bodies to one URL over kept-alive connections; the reply must be a JSON object."""
 
-    def __init__(
-        self,
-        url: str,
-        headers: dict[str, str],
-        *,
-        timeout_s: float,
-        max_connections: int,
-        options: HttpOptions | None = None,
-        signer: Signer | None = None,
-    ) -> None:
+    def __init__(self, url: str, headers: dict[str, str], **settings: Unpack[TransportSettings]) -> None:
         self.url = url
         headers = {"content-type": "application/json", "accept": "application/json", **headers}
-        self._http = Transport(
-            url, headers, timeout_s=timeout_s, max_connections=max_connections, options=options, signer=signer
-        )
+        self._http = Transport(url, headers, **settings)
 
     async def post(self, body: bytes, extra_headers: Mapping[str, str] | None = None) -> dict[str, Any]:
         response = await self._http.post(body, extra_headers)

@@ -19,7 +19,7 @@ import ssl
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NotRequired, TypedDict, Unpack
 
 if TYPE_CHECKING:  # aiohttp (~80 ms to import) is imported when the first transport is made, not with the package
     import aiohttp
@@ -67,29 +67,32 @@ class RedirectRefused(Exception):
         super().__init__(f"{url} redirects (HTTP {status}){where}: give the API's own URL as the base URL")
 
 
+class TransportSettings(TypedDict):
+    """How a Transport (and the JsonEndpoint over it) sends: the whole call's timeout, the connection limit,
+    the HTTP options and a signer of each request (both optional)."""
+
+    timeout_s: float
+    max_connections: int
+    options: NotRequired[HttpOptions | None]
+    signer: NotRequired[Signer | None]
+
+
 class Transport:
     """POST bytes to one URL; at most `max_connections` connections, kept alive as the server allows."""
 
-    def __init__(
-        self,
-        url: str,
-        headers: Mapping[str, str],
-        *,
-        timeout_s: float,
-        max_connections: int,
-        options: HttpOptions | None = None,
-        signer: Signer | None = None,
-    ) -> None:
+    def __init__(self, url: str, headers: Mapping[str, str], **settings: Unpack[TransportSettings]) -> None:
         import aiohttp
         import yarl
+
+        timeout_s, options = settings["timeout_s"], settings.get("options")
 
         self.url = check_url(url)
         self._target = yarl.URL(url, encoded=True)  # sent as written: a signed path must not be re-quoted
         self._headers = checked_headers(headers)
         self._options = options or HttpOptions()
         self._timeout_s = timeout_s
-        self._limit = max_connections
-        self._signer = signer
+        self._limit = settings["max_connections"]
+        self._signer = settings.get("signer")
         self._proxy: ProxyRoute | None = proxy_for(url)
         self._ssl: ssl.SSLContext | bool = tls_context() if url.startswith("https:") else False
         if self._proxy is not None and self._proxy.kind == "socks":
