@@ -72,7 +72,7 @@ def _other_ways(value: str) -> list[str]:
 
 def facts_used(value: Any, facts: list[Fact]) -> list[Fact]:
     """Facts whose value an argument equals, or contains as a whole word, in the facts' order."""
-    strings = list(_scalars(value))
+    strings = list(scalars(value))
     return [f for f in facts if any(_uses(s, f.value) for s in strings)]
 
 
@@ -82,11 +82,12 @@ def _uses(argument: str, fact_value: str) -> bool:
     return bool(fact_value) and re.search(rf"(?<!\w){re.escape(fact_value)}(?!\w)", argument) is not None
 
 
-def _scalars(value: Any) -> list[str]:
+def scalars(value: Any) -> list[str]:
+    """Every scalar of a JSON-like value, as text (booleans and nulls left out)."""
     if isinstance(value, dict):
-        return [s for v in value.values() for s in _scalars(v)]
+        return [s for v in value.values() for s in scalars(v)]
     if isinstance(value, list):
-        return [s for v in value for s in _scalars(v)]
+        return [s for v in value for s in scalars(v)]
     if isinstance(value, bool) or value is None:
         return []
     return [str(value)]

@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from statebox.judge.shape.naming import scalars
 from statebox.judge.trace import Event
 from statebox.tasks import Fact, Suite, Task
 from statebox.tasks.checks import VerifyBefore
-from statebox.tasks.dialogue import states
+from statebox.tasks.dialogue import scalars, states
 from statebox.tasks.references import references_in
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from statebox.judge.trace import Event
+from statebox.tasks.dialogue import scalars
 
 _WORD = re.compile(r"[a-z0-9]+(?:[./x][a-z0-9]+)*")
 _FILLER = frozenset([
@@ -82,14 +83,3 @@ def _rows(value: Any) -> list[dict[str, Any]]:
         return []
     flat = {k: v for k, v in value.items() if not isinstance(v, dict | list)}
     return [flat, *(r for v in value.values() if isinstance(v, dict | list) for r in _rows(v))]
-
-
-def scalars(value: Any) -> list[str]:
-    """Every scalar of a JSON-like value, as text (booleans and nulls left out)."""
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in scalars(v)]
-    if isinstance(value, list):
-        return [s for v in value for s in scalars(v)]
-    if isinstance(value, bool) or value is None:
-        return []
-    return [str(value)]
