@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 STATEBOX = str(Path(sys.executable).with_name("statebox"))
 TARGET = 200.0  # attempts per second, on a 2-core machine

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from statebox.metrics import bootstrap_mean
-from statebox.tasks import discover_domains
+from statebox.tasks.worlds import discover_domains
 from statebox.world import Snapshot
 
 

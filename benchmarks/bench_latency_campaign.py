@@ -215,7 +215,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=0, help="repeats per task (0: from --waves)")
     parser.add_argument("--workers", type=int, default=0, help="statebox run --workers (0: automatic)")
     args = parser.parse_args()
-    from statebox.tasks import load_suite
+    from statebox.suites import load_suite
 
     tasks = len(load_suite(SUITE).tasks)
     print(

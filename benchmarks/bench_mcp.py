@@ -43,7 +43,8 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from statebox.mcp import connect_in_memory, running_proxy
-from statebox.runner.hosted_suite import BackendAttempt, HostedAttemptFactory, provider_opener
+from statebox.runner.hosted_suite import BackendAttempt, HostedAttemptFactory
+from statebox.suites.provider import provider_opener
 from statebox.tools import BoundTools
 
 TASK = "defective_blender_replacement_gold"

@@ -34,8 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from statebox.judge import replay
-from statebox.runner.hosted_suite import BackendAttempt, HostedAttemptFactory, provider_opener
-from statebox.tasks import Suite, Task
+from statebox.runner.hosted_suite import BackendAttempt, HostedAttemptFactory
+from statebox.suites import Suite
+from statebox.suites.provider import provider_opener
+from statebox.tasks import Task
 from statebox.world import Session, cow
 
 ONE_TASK = "defective_blender_replacement_gold"

@@ -49,7 +49,7 @@ from typing import Any
 import statebox
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 TARGET_MS = 1.5
 TARGET_RATIO = 3.0  # statebox's CPU per turn over the raw transport's per request

@@ -107,7 +107,7 @@ def session_breakdown(n: int) -> dict[str, float]:
     sys.modules.setdefault("gradio", None)  # type: ignore[arg-type]  # as openenv-serve does
     from statebox.openenv.environment import StateboxEnvironment
     from statebox.openenv.source import EpisodeSource
-    from statebox.tasks import load_suite
+    from statebox.suites import load_suite
 
     used = ctypes.CDLL(_sqlite3.__file__).sqlite3_memory_used  # the libsqlite3 the sqlite3 module uses
     used.restype = ctypes.c_int64

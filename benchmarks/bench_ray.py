@@ -25,7 +25,7 @@ from pathlib import Path
 
 import ray
 
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 STATEBOX = str(Path(sys.executable).with_name("statebox"))
 

@@ -34,7 +34,7 @@ def load() -> str:
 
 
 def on_cluster(nodes: int, slots: int, latency_ms: int, waves: float, work: Path) -> Result:
-    from statebox.tasks import load_suite
+    from statebox.suites import load_suite
 
     concurrency = nodes * slots
     repeat = max(1, math.ceil(waves * concurrency / len(load_suite(SUITE).tasks)))

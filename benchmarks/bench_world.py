@@ -24,7 +24,8 @@ from typing import Any
 
 from statebox.judge import judge_attempt, replay, required_effects, rules_for
 from statebox.judge.rules import JudgingRules
-from statebox.tasks import RefCall, Suite, Task, load_suite
+from statebox.suites import Suite, load_suite
+from statebox.tasks import RefCall, Task
 from statebox.tasks.references import resolve
 from statebox.tools import BoundTools, Toolset
 from statebox.world import Effects, Session

@@ -24,7 +24,8 @@ import mcp_types as types
 import pytest
 from mcp import Client
 
-from statebox.tasks import Fact, RefCall, Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import Fact, RefCall, Task
 from statebox.tasks.references import resolve
 
 pytestmark = pytest.mark.anyio

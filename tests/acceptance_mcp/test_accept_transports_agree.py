@@ -21,7 +21,7 @@ import pytest
 import statebox.runner.transports as transports
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import AgentKind, CampaignConfig, ToolsVia
-from statebox.tasks import Suite, load_suite
+from statebox.suites import Suite, load_suite
 
 VIAS: list[ToolsVia] = ["memory", "http", "direct"]
 

@@ -27,7 +27,7 @@ from statebox.report.runs import load_runs
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig, ToolsVia
 from statebox.runner.record import ErrorRecord, TrialRecord, trial_id
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 STATEBOX = str(Path(sys.executable).with_name("statebox"))
 MODEL = "openai:fake"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from statebox.runner.plan import WorkItem, longest_first
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 
 def test_attempts_start_longest_reference_first_and_keep_their_order_otherwise():

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from statebox.cli import app
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
 from statebox.runner.record import TrialRecord
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 TASKS = ["cancel_desk_wrong_order_number", "washer_installation_reschedule", "defective_blender_replacement_gold"]
 OTHER_TASK = "grill_address_change_failed_verification"

@@ -13,7 +13,7 @@ import pytest
 
 from statebox.runner.plan import shard_of
 from statebox.runner.record import TrialRecord
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 STATEBOX = str(Path(sys.executable).with_name("statebox"))
 REPEAT = 2  # every retail task, twice: the reference agent is fast

@@ -35,7 +35,8 @@ from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
 from statebox.runner.record import TrialRecord, attempt_seed, trial_id
 from statebox.runner.store import RunDir
-from statebox.tasks import Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import Task
 from statebox.tasks.dialogue import asks_for, states
 
 STATEBOX = str(Path(sys.executable).with_name("statebox"))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 STATEBOX = str(Path(sys.executable).with_name("statebox"))
 TASKS = ["cancel_desk_wrong_order_number", "washer_installation_reschedule", "stalled_tent_carrier_investigation"]

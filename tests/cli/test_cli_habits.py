@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 TASKS = "c*"  # a few retail tasks
 

@@ -16,7 +16,7 @@ import pytest
 import typer
 
 from statebox.cli import COMMANDS, app, module_commands
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 from statebox.tasks.index import (
     builtin_domain_names,
     counted_builtins,

@@ -10,8 +10,10 @@ from typer.testing import CliRunner
 
 from statebox.cli import app
 from statebox.mcp import running_proxy
-from statebox.runner.hosted_suite import HostedAttemptFactory, provider_opener
-from statebox.tasks import Suite, discover_domains, load_suite
+from statebox.runner.hosted_suite import HostedAttemptFactory
+from statebox.suites import Suite, load_suite
+from statebox.suites.provider import provider_opener
+from statebox.tasks.worlds import discover_domains
 from statebox.tools import BoundTools, ToolSpec
 from statebox.tools.arguments import ArgumentValidators
 

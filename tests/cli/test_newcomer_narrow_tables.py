@@ -6,7 +6,8 @@ import pytest
 from typer.testing import CliRunner
 
 from statebox.cli import app
-from statebox.tasks import discover_domains, load_suite
+from statebox.suites import load_suite
+from statebox.tasks.worlds import discover_domains
 
 DOMAINS = sorted(discover_domains())
 

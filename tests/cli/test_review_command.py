@@ -9,7 +9,7 @@ import yaml
 from typer.testing import CliRunner
 
 from statebox.cli import app
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 TASK = "headphones_return_window_closed_silver"
 OTHER = "late_delivery_broken_tumblers_gold"

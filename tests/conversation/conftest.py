@@ -9,7 +9,7 @@ import pytest
 from conversation_kit import FakeEndpoint
 
 from minidomain import mini_suite
-from statebox.tasks import Suite, load_suite
+from statebox.suites import Suite, load_suite
 
 
 @pytest.fixture(scope="session")

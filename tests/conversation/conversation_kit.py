@@ -25,7 +25,8 @@ from statebox.llm import ModelClient, RetryPolicy, make_client
 from statebox.runner.backend import ToolTransport, direct_transport
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import TrialRecord
-from statebox.tasks import Suite, Task
+from statebox.suites import Suite
+from statebox.tasks import Task
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer

@@ -19,7 +19,7 @@ from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
 from statebox.runner.record import TrialRecord
 from statebox.runner.store import RunDir
-from statebox.tasks import Suite
+from statebox.suites import Suite
 
 STATEBOX = str(Path(sys.executable).with_name("statebox"))
 

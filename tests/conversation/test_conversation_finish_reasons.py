@@ -17,7 +17,8 @@ from pydantic import TypeAdapter, ValidationError
 from statebox.agents.scripted import NoopAgent, ReferenceAgent
 from statebox.agents.transcript import FINISH_REASONS
 from statebox.runner.record import FinishReason
-from statebox.tasks import Limits, Suite, Task
+from statebox.suites import Suite
+from statebox.tasks import Limits, Task
 
 SOLVE = "solve-printer-ticket"
 STATUS = "check-status"

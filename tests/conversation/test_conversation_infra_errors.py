@@ -19,7 +19,7 @@ from statebox.llm import InfrastructureError, RetryPolicy
 from statebox.runner.campaign import Campaign, CampaignResult, classify
 from statebox.runner.plan import CampaignConfig
 from statebox.runner.store import RunDir
-from statebox.tasks import Suite
+from statebox.suites import Suite
 
 ATTEMPTS_PER_CALL = 6  # the campaign's clients: one request and five retries
 

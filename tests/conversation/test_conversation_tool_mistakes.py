@@ -9,7 +9,8 @@ from conversation_kit import call, explain, run_llm_attempt, say
 
 from statebox.runner.backend import direct_transport
 from statebox.runner.transports import MemoryTransport
-from statebox.tasks import Limits, Suite
+from statebox.suites import Suite
+from statebox.tasks import Limits
 
 SOLVE = "solve-printer-ticket"
 COMMENT = {"ticket_id": "T-1", "body": "The customer says the printer works again."}

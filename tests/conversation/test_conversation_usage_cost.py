@@ -16,7 +16,7 @@ from statebox.llm import ModelPrices, Usage
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
 from statebox.runner.record import TrialRecord
-from statebox.tasks import Suite
+from statebox.suites import Suite
 
 PRICES = ModelPrices(input_per_mtok=2.0, cached_input_per_mtok=0.5, output_per_mtok=8.0)
 PRICES_YAML = """\

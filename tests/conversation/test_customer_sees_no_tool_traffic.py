@@ -12,7 +12,7 @@ import pytest
 from conversation_kit import call, run_llm_attempt, say
 
 from statebox.runner.record import TrialRecord
-from statebox.tasks import Suite
+from statebox.suites import Suite
 
 CALL_ID = "call_secret_4711"
 PENDING = "Your login ticket is pending; we are on it."

@@ -14,7 +14,8 @@ from conversation_kit import explain, run_llm_attempt
 
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
 from statebox.fakemodel.agent import NO_FACTS
-from statebox.tasks import Suite, Task
+from statebox.suites import Suite
+from statebox.tasks import Task
 
 # A task none of whose writes a verify_before check guards: the tasks without facts below are judged
 # without them too, and no customer could establish identity there.

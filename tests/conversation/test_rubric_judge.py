@@ -13,7 +13,7 @@ from statebox.judge.rubrics import parse_answer
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
 from statebox.runner.record import TrialRecord
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 TASK = "headphones_return_window_closed_silver"  # a retail task with a rubric question
 

@@ -56,7 +56,7 @@ def test_a_rubric_narrowed_to_the_final_reply_is_judged_there_on_any_suite(endpo
 
 def test_the_thinkingbox_suite_keeps_its_final_message_rule() -> None:
     from statebox.compat.thinkingbox.suite import TbSuite
-    from statebox.tasks import load_suite
+    from statebox.suites import load_suite
 
     assert load_suite("retail").rubrics_on == "conversation"
     assert TbSuite.rubrics_on == "final_reply"

@@ -13,7 +13,9 @@ import pytest
 
 from statebox.judge import required_effects, rules_for
 from statebox.judge.validation import validate_suite
-from statebox.tasks import Domain, Suite, discover_domains, load_suite
+from statebox.suites import Suite, load_suite
+from statebox.tasks import Domain
+from statebox.tasks.worlds import discover_domains
 from statebox.tools.policy_search import policy_sections
 from statebox.world import Session
 

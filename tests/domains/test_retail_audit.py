@@ -12,7 +12,8 @@ import pytest
 from statebox.domains.retail import DOMAIN
 from statebox.judge.replay import judge_attempt, replay, required_effects, rules_for
 from statebox.judge.trace import Event, violations
-from statebox.tasks import RefCall, Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import RefCall, Task
 from statebox.tasks.checks import VerifyBefore
 
 SUITE = load_suite("retail")

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from statebox.tasks import Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import Task
 from statebox.tasks.references import resolve
 from statebox.world import Session
 

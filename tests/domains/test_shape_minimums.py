@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from statebox.judge.shape import MINIMUMS, DomainShape, Minimums, measure_suite
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 BARS = Minimums(write_sequences=40, helpdesk_share=0.15, discoverable_facts=0, unverified_tasks=0,
                 unconfirmed_writes=0, near_duplicate_cluster=2)

@@ -20,7 +20,7 @@ from statebox.fakemodel.app import FakeModelApp, FakeModelConfig
 from statebox.fakemodel.serve import FakeModelServer
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
-from statebox.tasks import Suite, load_suite
+from statebox.suites import Suite, load_suite
 
 STATEBOX = Path(sys.executable).with_name("statebox")
 TASKS = ["air_purifier_return_refund_wrong_rma_number", "account_taken_over_cancel_request_security_handoff",

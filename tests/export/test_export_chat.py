@@ -9,7 +9,7 @@ from pathlib import Path
 
 from export.conftest import STATEBOX, TASKS, export_lines
 from statebox.runner.store import RunDir
-from statebox.tasks import Suite
+from statebox.suites import Suite
 
 
 def test_every_attempt_is_one_line_in_the_chat_format_with_its_reward(run_dir: Path) -> None:

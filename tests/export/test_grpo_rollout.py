@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "grpo_rollout.py"
 TASK = "air_purifier_return_refund_wrong_rma_number"

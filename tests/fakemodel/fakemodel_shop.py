@@ -16,7 +16,8 @@ from openai import AsyncOpenAI
 
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
 from statebox.judge import Verdict, judge_attempt, required_effects, rules_for
-from statebox.tasks import Customer, Domain, Fact, RefCall, Suite, Task
+from statebox.suites import Suite
+from statebox.tasks import Customer, Domain, Fact, RefCall, Task
 from statebox.tools import BoundTools, NotFound, PreconditionFailed, Toolset, tool
 from statebox.world import Sequence, Session, TableSpec, WorldSpec
 

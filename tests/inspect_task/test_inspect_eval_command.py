@@ -17,7 +17,7 @@ from inspect_ai.model import get_model
 
 import statebox.integrations.inspect_task.tasks as tasks_module
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
-from statebox.tasks.suite import load_suite
+from statebox.suites import load_suite
 
 INSPECT = Path(sys.executable).with_name("inspect")
 TASK = "cancel_desk_wrong_order_number"

@@ -20,8 +20,7 @@ from inspect_ai.model import get_model
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer, Mode
 from statebox.integrations.inspect_task import statebox_task
 from statebox.metrics.estimators import pass_hat_k
-from statebox.tasks import Suite
-from statebox.tasks.suite import load_suite
+from statebox.suites import Suite, load_suite
 
 TASKS = [
     "cancel_desk_wrong_order_number",

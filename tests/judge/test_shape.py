@@ -12,7 +12,8 @@ from statebox.judge.replay import replay
 from statebox.judge.shape import MINIMUMS, below_minimum, measure_suite, task_shape
 from statebox.judge.shape.naming import names
 from statebox.judge.validation import shape_of as shape_of_validation, validate_suite
-from statebox.tasks import Suite, Task, load_task_dir
+from statebox.suites import Suite
+from statebox.tasks import Task, load_task_dir
 
 TICKET_ROW = {"id": "TCK-777", "requester_id": "MEM-1", "subject": "Old case", "description": "An older case.",
               "status": "open", "priority": "normal", "channel": "chat", "created_at": "2026-03-01T09:00:00+00:00"}
@@ -187,5 +188,4 @@ def test_every_task_without_a_review_record_is_reported(street_change: Task) -> 
 
 def test_validate_reports_the_same_shape_as_measuring_the_suite(street_change: Task) -> None:
     suite = Suite("kitdemo", [street_change, task("ticket_only", [OPEN, COMMENT, SOLVE])], {"kitdemo": DOMAIN})
-    records = [r.model_dump() for r in validate_suite(suite)]
-    assert shape_of_validation(suite, records) == measure_suite(suite)
+    assert shape_of_validation(suite, validate_suite(suite)) == measure_suite(suite)

@@ -6,7 +6,8 @@ import pytest
 
 from kitdemo import DOMAIN
 from statebox.judge.validation import validate_task
-from statebox.tasks import Suite, Task, load_task_dir
+from statebox.suites import Suite
+from statebox.tasks import Task, load_task_dir
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 
 from kitdemo import DOMAIN
-from statebox.tasks import Suite, load_task_dir
+from statebox.suites import Suite
+from statebox.tasks import load_task_dir
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from statebox.agents.scripted import ReferenceAgent
 from statebox.judge import required_effects
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import TrialRecord
-from statebox.tasks import Suite
+from statebox.suites import Suite
 from statebox.users.scripted import ScriptedCustomer
 
 TASK = "verified_street_change"

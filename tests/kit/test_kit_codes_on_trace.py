@@ -10,7 +10,8 @@ import pytest
 from kitdemo import DDL, NOW, POLICY, change_street, seed, withdraw
 from statebox.judge.validation import validate_task
 from statebox.kit import build_domain, customer_side
-from statebox.tasks import Suite, Task
+from statebox.suites import Suite
+from statebox.tasks import Task
 from statebox.world import TableSpec
 
 DOMAIN = build_domain(

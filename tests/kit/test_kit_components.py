@@ -8,7 +8,7 @@ import pytest
 
 from kitdemo import DDL, DOMAIN, NOW, POLICY, seed
 from statebox.kit import build_domain, helpdesk
-from statebox.tasks import Suite
+from statebox.suites import Suite
 from statebox.world import Session
 
 

@@ -7,7 +7,7 @@ import pytest
 from kitdemo import DOMAIN
 from statebox.judge import judge_attempt, required_effects, rules_for
 from statebox.judge.validation import validate_task
-from statebox.tasks import Suite
+from statebox.suites import Suite
 from statebox.tools import BoundTools
 from statebox.users.scripted import ScriptedCustomer
 

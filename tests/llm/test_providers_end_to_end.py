@@ -17,7 +17,7 @@ from statebox.fakemodel.wire import Api
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
 from statebox.runner.record import TrialRecord
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 from .loopback import ForwardProxy, Socks5Proxy, in_a_thread, private_ca
 

@@ -21,7 +21,8 @@ from mcp.client.streamable_http import streamable_http_client
 from statebox.mcp import running_proxy
 from statebox.mcp.inmemory import McpToolSurface, connect_in_memory
 from statebox.mcp.proxy_registry import AttemptRegistry
-from statebox.runner.hosted_suite import BackendAttempt, HostedAttemptFactory, provider_opener
+from statebox.runner.hosted_suite import BackendAttempt, HostedAttemptFactory
+from statebox.suites.provider import provider_opener
 from statebox.tasks import RefCall
 from tbfakes import RETAIL, RETAIL_FILE, FakeCheckout, make_fake_checkout
 

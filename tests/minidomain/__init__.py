@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from statebox.judge import Verdict, judge_attempt, required_effects, rules_for
-from statebox.tasks import Domain, Suite, Task, load_task_dir
+from statebox.suites import Suite
+from statebox.tasks import Domain, Task, load_task_dir
 from statebox.tools import BoundTools, InvalidArguments, NotFound, PreconditionFailed, Toolset, tool
 from statebox.world import Effects, Sequence, Session, TableSpec, WorldSpec
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
-from statebox.tasks import RefCall, Suite, load_suite
+from statebox.suites import Suite, load_suite
+from statebox.tasks import RefCall
 
 TASKS = 3  # the first few retail tasks keep the module fixtures to seconds
 REPEAT = 3

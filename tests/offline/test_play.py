@@ -13,7 +13,8 @@ import pytest
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
 from statebox.judge import ReferenceFailed, judge_attempt, replay, required_effects, rules_for
 from statebox.runner.store import RunDir
-from statebox.tasks import Suite, Task, load_suite
+from statebox.suites import Suite, load_suite
+from statebox.tasks import Task
 from statebox.tasks.checks import ConfirmBefore, VerifyBefore
 
 STATEBOX = str(Path(__file__).resolve().parents[2] / ".venv" / "bin" / "statebox")

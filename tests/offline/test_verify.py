@@ -18,7 +18,7 @@ from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
 from statebox.runner.record import ErrorRecord
 from statebox.runner.store import RunDir
-from statebox.tasks import Suite
+from statebox.suites import Suite
 
 STATEBOX = str(Path(__file__).resolve().parents[2] / ".venv" / "bin" / "statebox")
 

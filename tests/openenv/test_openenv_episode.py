@@ -12,7 +12,8 @@ from statebox.openenv.environment import StateboxEnvironment
 from statebox.openenv.models import StateboxAction, StateboxObservation
 from statebox.openenv.source import EpisodeSource, UnknownTask
 from statebox.openenv.splits import TEST_PERCENT, split_of
-from statebox.tasks import Suite, Task, load_suite
+from statebox.suites import Suite, load_suite
+from statebox.tasks import Task
 from statebox.tasks.references import resolve
 
 TASK = "air_purifier_return_refund_wrong_rma_number"

@@ -14,7 +14,7 @@ from statebox.openenv.environment import SessionExpired, StateboxEnvironment
 from statebox.openenv.models import StateboxAction
 from statebox.openenv.server import create_openenv_app
 from statebox.openenv.source import EpisodeSource
-from statebox.tasks import Suite, load_suite
+from statebox.suites import Suite, load_suite
 
 TASK = "air_purifier_return_refund_wrong_rma_number"
 TIMEOUT_S = 30.0

@@ -68,7 +68,7 @@ def test_with_a_token_the_websocket_and_the_api_need_it_and_the_probes_do_not(tm
 def test_with_a_user_model_an_llm_plays_the_customer(tmp_path: Path) -> None:
     from statebox.fakemodel.app import FakeModelApp, FakeModelConfig
     from statebox.fakemodel.serve import FakeModelServer
-    from statebox.tasks import load_suite
+    from statebox.suites import load_suite
 
     app = FakeModelApp(load_suite("retail"), FakeModelConfig())
     with FakeModelServer(app) as model:

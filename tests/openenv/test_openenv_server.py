@@ -11,7 +11,8 @@ from openenv_play import open_conversation, openenv_server, play_calls
 
 from statebox.openenv.client import StateboxEnv
 from statebox.openenv.models import StateboxAction
-from statebox.tasks import RefCall, Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import RefCall, Task
 
 pytestmark = pytest.mark.slow
 TASK = "air_purifier_return_refund_wrong_rma_number"

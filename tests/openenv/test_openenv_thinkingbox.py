@@ -11,8 +11,8 @@ import pytest
 from statebox.openenv.environment import StateboxEnvironment
 from statebox.openenv.models import StateboxAction, StateboxObservation
 from statebox.openenv.source import EpisodeSource
-from statebox.runner.hosted_suite import provider_opener
-from statebox.tasks.provider import TaskSet
+from statebox.runner.taskset import TaskSet
+from statebox.suites.provider import provider_opener
 from tbfakes import RETAIL_FILE, FakeCheckout, make_fake_checkout
 
 pytestmark = pytest.mark.slow  # each episode starts tool-server processes

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("ray")
 
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
-from statebox.tasks.suite import load_suite
+from statebox.suites import load_suite
 
 pytestmark = pytest.mark.slow
 

@@ -25,7 +25,7 @@ REPEAT = 3
 
 @pytest.fixture(scope="module")
 def task_ids() -> list[str]:
-    from statebox.tasks.suite import load_suite
+    from statebox.suites import load_suite
 
     return [t.id for t in load_suite("retail").tasks][:TASKS]
 

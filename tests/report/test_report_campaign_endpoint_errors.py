@@ -21,7 +21,7 @@ from statebox.report.runs import load_runs
 from statebox.report.terminal import render_report
 from statebox.runner.campaign import Campaign
 from statebox.runner.plan import CampaignConfig
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 
 MODEL = "openai:fake"
 REPEAT = 3

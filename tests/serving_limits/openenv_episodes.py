@@ -8,7 +8,8 @@ from openenv_play import open_conversation, play_calls
 
 from statebox.openenv.client import StateboxEnv
 from statebox.openenv.models import StateboxAction
-from statebox.tasks import RefCall, Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import RefCall, Task
 
 TASK = "air_purifier_return_refund_wrong_rma_number"  # the reference earns 1.0; a wrong refund amount 0.0
 

@@ -10,7 +10,8 @@ import httpx
 import mcp_types as types
 from mcp import Client
 
-from statebox.tasks import RefCall, Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import RefCall, Task
 from statebox.tasks.references import resolve
 
 TASK = "defective_blender_replacement_gold"  # replaying its reference passes; a wrong ticket priority fails

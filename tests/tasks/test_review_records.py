@@ -11,7 +11,8 @@ import pytest
 import yaml
 
 from kitdemo import DOMAIN
-from statebox.tasks import Suite, TaskFileError, load_task_dir
+from statebox.suites import Suite
+from statebox.tasks import TaskFileError, load_task_dir
 from statebox.tasks.review import ReviewRecord, load_reviews, parse_review, review_state, reviewed_hash, store_records
 
 

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 import statebox
 from statebox.cli import app
 from statebox.compat.thinkingbox import ThinkingBoxBench
-from statebox.runner.builtin import BuiltinSuites
-from statebox.tasks import load_suite
-from statebox.tasks.provider import SuiteError, provider_for, suite_providers
+from statebox.suites import load_suite
+from statebox.suites.builtin import BuiltinSuites
+from statebox.suites.provider import SuiteError, provider_for, suite_providers
 
 PACKAGE = Path(statebox.__file__).parent
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from minidomain import TASK_DIR, make_task, mini_suite
-from statebox.tasks import Suite, load_task_dir
+from statebox.suites import Suite
+from statebox.tasks import load_task_dir
 
 
 def ids(suite: Suite) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from minidomain import create_ticket, make_task, mini_suite, update_ticket
-from statebox.tasks import discover_domains
+from statebox.tasks.worlds import discover_domains
 from statebox.tools import Toolset, tool
 from statebox.world import Session
 

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from statebox.tasks import discover_domains, load_suite
+from statebox.suites import load_suite
+from statebox.tasks.worlds import discover_domains
 from statebox.tools.quickcheck import compile_quick_check
 
 

@@ -17,7 +17,8 @@ import pytest
 from statebox.runner.hosted_suite import BackendAttempt, SuiteHost
 from statebox.runner.judging import NO_JUDGE_MODEL, VerdictDocument, record_fields, verdict_of_record
 from statebox.runner.record import TrialRecord
-from statebox.tasks import Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import Task
 from statebox.tasks.references import resolve
 
 TASK = "defective_earbuds_return_refund_after_receipt_standard"  # its writes need verify_before; one rubric

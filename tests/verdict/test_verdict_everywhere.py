@@ -39,7 +39,8 @@ from verdict_kit import (
 )
 
 from statebox.runner.record import TrialRecord
-from statebox.tasks import Suite, Task, load_suite
+from statebox.suites import Suite, load_suite
+from statebox.tasks import Task
 
 pytest.importorskip("openenv")
 pytestmark = pytest.mark.slow

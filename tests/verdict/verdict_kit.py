@@ -37,9 +37,10 @@ from statebox.runner.hosted_suite import HostedAttemptFactory
 from statebox.runner.judging import VerdictDocument, verdict_of_record
 from statebox.runner.record import RecordedOutcome, TrialRecord
 from statebox.runner.store import RunDir
-from statebox.tasks import Suite, Task
+from statebox.runner.taskset import TaskSet
+from statebox.suites import Suite
+from statebox.tasks import Task
 from statebox.tasks.checks import VerifyBefore
-from statebox.tasks.provider import TaskSet
 from statebox.tasks.references import resolve
 from statebox.users.scripted import ScriptedCustomer
 

@@ -152,7 +152,7 @@ def module_commands(module: str) -> dict[str, Any]:
     mod = importlib.import_module(f"statebox.cli.{module}")
     sub = typer.Typer(pretty_exceptions_enable=False)
     if len(inspect.signature(mod.register).parameters) == 2:
-        from statebox.tasks.provider import suite_providers
+        from statebox.suites.provider import suite_providers
 
         mod.register(sub, suite_providers())  # their options join the command's
     else:

@@ -1,6 +1,6 @@
 """`statebox suites`, `statebox tasks`, `statebox validate`: what there is, and whether it is sound.
 
-Every suite comes from a provider (statebox.tasks.provider); these commands only print what it says.
+Every suite comes from a provider (statebox.suites.provider); these commands only print what it says.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from rich.table import Table
 
 from statebox.cli.common import fail, print_json, print_listing, task_progress
 from statebox.cli.options import SuiteOptions, command, open_task_set
+from statebox.suites.provider import SuiteError, SuiteInfo, SuiteProvider, suite_providers
 from statebox.tasks import TaskFileError
-from statebox.tasks.provider import SuiteError, SuiteInfo, SuiteProvider, suite_providers
 
 SuiteArg = Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
 TasksOpt = Annotated[list[str] | None, typer.Option("--tasks", help="Task id glob (fnmatch); may repeat.")]
@@ -83,7 +83,6 @@ class ValidateOptions:
 def validate(opts: ValidateOptions, suite_options: SuiteOptions) -> None:
     """Check every task: the reference passes, doing nothing fails, every write is needed, mutants are caught."""
     from statebox.cli.shape import print_shape  # the judge is imported by the commands that judge
-    from statebox.judge.validation import shape_of
 
     provider, chosen = open_task_set("validate", opts.suite, suite_options, opts.task_globs, opts.test_list)
     with task_progress("validating", disabled=opts.json_out) as bar:
@@ -92,7 +91,7 @@ def validate(opts: ValidateOptions, suite_options: SuiteOptions) -> None:
             report = provider.validate(chosen, concurrency=opts.concurrency, on_done=lambda: bar.advance(job))
         except (SuiteError, TaskFileError) as e:
             fail(str(e))
-    shape = shape_of(chosen, report.json.get("tasks", []))
+    shape = report.shape
     if opts.json_out:
         print_json({**report.json, "shape": shape.model_dump(mode="json")} if shape else report.json)
     else:

@@ -12,11 +12,11 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from statebox.tasks.provider import Cell, Listing
+from statebox.runner.taskset import Cell, Listing
 from statebox.tools.quoting import message_of
 
 if TYPE_CHECKING:
-    from statebox.tasks import Suite
+    from statebox.suites import Suite
 
 err_console = Console(stderr=True, soft_wrap=True)
 
@@ -32,7 +32,8 @@ def warn(message: str) -> None:
 
 def open_suite(name: str) -> Suite:
     """A built-in suite (commands that run on statebox's own world: demo, fake-model), or a one-line error."""
-    from statebox.tasks import TaskFileError, load_suite
+    from statebox.suites import load_suite
+    from statebox.tasks import TaskFileError
 
     try:
         return load_suite(name)

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from statebox.cli.common import err_console, fail, open_suite
-from statebox.runner.builtin import DEMO_SUITE
+from statebox.suites.builtin import DEMO_SUITE
 
 # Made-up prices for the fake model, so the demo shows cost per success and per dependable task.
 DEMO_PRICES = """\

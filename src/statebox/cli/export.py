@@ -11,7 +11,7 @@ import typer
 
 from statebox.cli.common import err_console, fail
 from statebox.runner.store import RunDir, RunDirError
-from statebox.tasks import discover_domains
+from statebox.tasks.worlds import discover_domains
 
 FORMATS = ("chat-jsonl", "parquet", "preference")
 ONLY = ("passed", "failed", "all")

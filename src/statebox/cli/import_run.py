@@ -10,7 +10,7 @@ import typer
 
 from statebox.cli.common import fail
 from statebox.cli.options import SuiteOptions, command
-from statebox.tasks.provider import SuiteProvider
+from statebox.suites.provider import SuiteProvider
 
 
 def register(app: typer.Typer, providers: list[SuiteProvider[Any]]) -> None:

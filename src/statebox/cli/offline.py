@@ -14,8 +14,9 @@ from rich.markup import escape
 from statebox.cli.common import fail, print_json
 from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.offline import Side
-from statebox.tasks import Suite
-from statebox.tasks.provider import SuiteError, SuiteProvider, TaskSet
+from statebox.runner.taskset import TaskSet
+from statebox.suites import Suite
+from statebox.suites.provider import SuiteError, SuiteProvider
 from statebox.tools.quoting import message_of
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from statebox.mcp.limits import ServingLimits
 from statebox.mcp.proxy_auth import check_bind, resolve_token
 from statebox.openenv.splits import SPLITS  # statebox's own code: no OpenEnv needed
 from statebox.runner.errors import CampaignError
-from statebox.tasks.provider import SuiteProvider
+from statebox.suites.provider import SuiteProvider
 
 INSTALL_HINT = "openenv-serve needs OpenEnv: pip install 'statebox[openenv]' (the openenv-core package)"
 DEFAULT_IDLE_TIMEOUT_S = 600.0  # the same as statebox.openenv.source's, without importing OpenEnv early

@@ -17,7 +17,8 @@ from typing import Annotated, Any, TypeVar, get_type_hints
 import typer
 
 from statebox.cli.common import fail
-from statebox.tasks.provider import SuiteError, SuiteOption, SuiteProvider, TaskSet, provider_for, suite_providers
+from statebox.runner.taskset import TaskSet
+from statebox.suites.provider import SuiteError, SuiteOption, SuiteProvider, provider_for, suite_providers
 
 T = TypeVar("T")
 SuiteOptions = dict[str, Any]  # provider options by name, as given on the command line

@@ -17,7 +17,8 @@ import typer
 
 from statebox.cli.common import fail, open_suite
 from statebox.cli.review_pack import blind_pack, reveal
-from statebox.tasks import Suite, Task, TaskFileError
+from statebox.suites import Suite
+from statebox.tasks import Task, TaskFileError
 from statebox.tasks.review import store_records
 
 

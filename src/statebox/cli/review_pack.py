@@ -15,7 +15,8 @@ from typing import Any
 import yaml
 
 from statebox.judge.replay import ReferenceFailed, required_effects
-from statebox.tasks import Suite, Task
+from statebox.suites import Suite
+from statebox.tasks import Task
 from statebox.tasks.loader import task_file
 from statebox.tasks.review import ReviewRecord, load_reviews, reviewed_hash
 from statebox.world import Session

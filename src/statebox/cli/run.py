@@ -17,7 +17,7 @@ from statebox.cli.run_outcome import (
     print_interrupted,
     print_outcome,
 )
-from statebox.tasks.provider import SuiteProvider
+from statebox.suites.provider import SuiteProvider
 
 __all__ = ["EXIT_INFRA_ERRORS", "register", "run"]
 

@@ -7,7 +7,7 @@ from statebox.cli.run_options import RunOptions
 from statebox.llm.retry import RetryPolicy
 from statebox.llm.types import Sampling
 from statebox.runner.plan import CampaignConfig
-from statebox.tasks.provider import TaskSet
+from statebox.runner.taskset import TaskSet
 
 MAX_PLANNED_ATTEMPTS = 1_000_000  # one run directory's trials are read whole by report, verify and --resume
 

@@ -21,8 +21,9 @@ from statebox.llm.client import ModelClient, make_client
 from statebox.mcp.errors import CannotListenError, InsecureBindError, ToolServerError
 from statebox.mcp.hosted import HostedAttempt, attempt_result
 from statebox.mcp.proxy_auth import is_loopback
+from statebox.runner.taskset import TaskSet
+from statebox.suites.provider import SuiteError, SuiteProvider, suite_providers
 from statebox.tasks import TaskFileError
-from statebox.tasks.provider import SuiteError, SuiteProvider, TaskSet, suite_providers
 from statebox.tools.quoting import message_of, shorten
 
 if TYPE_CHECKING:  # the serving stack (the MCP SDK, the runner) loads when a command runs, not with the CLI
@@ -168,7 +169,8 @@ def proxy(opts: ProxyOptions, suite_options: SuiteOptions) -> None:
     """Serve many isolated attempts of any suite behind one HTTP server; each attempt has its own MCP URL."""
     from statebox.mcp import run_proxy
     from statebox.mcp.limits import ServingLimits
-    from statebox.runner.hosted_suite import HostedAttemptFactory, provider_opener
+    from statebox.runner.hosted_suite import HostedAttemptFactory
+    from statebox.suites.provider import provider_opener
 
     opened = _suites_with_options(suite_options)
     factory = HostedAttemptFactory(

@@ -22,7 +22,8 @@ from statebox.fakemodel.plan import MODES, Mode, attempt_mode, build_plan
 from statebox.fakemodel.protocol import BadRequest, ChatRequest, Reply, tools_chars, usage
 from statebox.fakemodel.rubric import judge_reply
 from statebox.fakemodel.wire import APIS, Api, wire_format
-from statebox.tasks import Suite, Task
+from statebox.tasks import Task
+from statebox.tasks.worlds import TaskWorlds
 
 Role = Literal["agent", "customer", "judge"]
 ROLE_HEADER = "x-statebox-role"  # what statebox's model client sends with every request
@@ -85,7 +86,7 @@ class Stats:
 class FakeModelApp:
     """An ASGI app playing the agent, the simulated customer and the rubric judge for a suite."""
 
-    def __init__(self, suite: Suite, config: FakeModelConfig | None = None) -> None:
+    def __init__(self, suite: TaskWorlds, config: FakeModelConfig | None = None) -> None:
         self.suite = suite
         self.config = config or FakeModelConfig()
         self.stats = Stats()

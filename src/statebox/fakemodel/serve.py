@@ -14,11 +14,11 @@ from statebox.fakemodel.app import FakeModelApp, FakeModelConfig
 from statebox.fakemodel.plan import Mode
 from statebox.fakemodel.wire import Api
 from statebox.mcp.http_serving import base_url, bind_socket
-from statebox.tasks import Suite, load_suite
+from statebox.tasks.worlds import TaskWorlds, load_worlds
 
 
 def run_fake_model(
-    suite: Suite | str,
+    suite: TaskWorlds | str,
     mode: Mode = "reference",
     error_rate: float = 0.3,
     latency_ms: float = 0.0,
@@ -32,12 +32,12 @@ def run_fake_model(
     on_bound: Callable[[str], None] | None = None,
     api: Api = "openai",
 ) -> None:
-    """Serve the fake model for a suite (a Suite or a built-in suite's name) until interrupted.
+    """Serve the fake model for a suite (a built-in suite's tasks, or its name) until interrupted.
 
     The address is bound first (CannotListenError when it is taken); `on_bound` then gets the base URL
     a client of `api` is given.
     """
-    chosen = load_suite(suite) if isinstance(suite, str) else suite
+    chosen = load_worlds(suite) if isinstance(suite, str) else suite
     config = FakeModelConfig(
         mode, error_rate, latency_ms, seed, fail_first_n, fail_rate, latency_jitter_ms=latency_jitter_ms, api=api
     )

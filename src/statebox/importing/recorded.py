@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from statebox.runner.record import RecordedOutcome
-from statebox.tasks.provider import TaskSet
+from statebox.runner.taskset import TaskSet
 
 StepKind = Literal["say", "call", "hear"]  # the agent says / calls a tool; the customer says
 

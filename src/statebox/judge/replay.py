@@ -7,8 +7,9 @@ from collections.abc import Callable, Iterable, Sequence
 from statebox.judge.rules import JudgingRules
 from statebox.judge.state import judge_state
 from statebox.judge.verdict import Verdict
-from statebox.tasks import RefCall, Suite, Task
+from statebox.tasks import RefCall, Task
 from statebox.tasks.references import ReferenceResolutionError, resolve
+from statebox.tasks.worlds import TaskWorlds
 from statebox.tools import BoundTools
 from statebox.tools.surface import ToolOutcome
 from statebox.world import Effects, Session
@@ -23,7 +24,7 @@ class ReferenceFailed(RuntimeError):
 
 
 def replay(
-    suite: Suite,
+    suite: TaskWorlds,
     task: Task,
     calls: Sequence[RefCall],
     skip: Iterable[int] = (),
@@ -64,12 +65,12 @@ def replay(
         session.close()
 
 
-def required_effects(suite: Suite, task: Task) -> list[Effects]:
+def required_effects(suite: TaskWorlds, task: Task) -> list[Effects]:
     """The acceptable end states: the reference's, then each declared alternative's."""
     return [replay(suite, task, calls) for calls in [task.reference, *task.expect.alternatives]]
 
 
-def rules_for(suite: Suite, task: Task) -> JudgingRules:
+def rules_for(suite: TaskWorlds, task: Task) -> JudgingRules:
     return JudgingRules.for_task(suite.domain_of(task).world, task.expect.ignore_fields)
 
 

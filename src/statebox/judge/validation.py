@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field
 
 from statebox.judge.mutants import mutants
@@ -11,10 +9,10 @@ from statebox.judge.reference_trace import CheckValidation, reference_trace, val
 from statebox.judge.replay import ReferenceFailed, judge_attempt, replay, required_effects, rules_for
 from statebox.judge.shape import SuiteShape, TaskShape, suite_shape, task_shape
 from statebox.judge.trace import violations
-from statebox.tasks import RefCall, Suite, Task
+from statebox.tasks import RefCall, Task
 from statebox.tasks.checks import check_tools
-from statebox.tasks.provider import TaskSet
 from statebox.tasks.references import references_in
+from statebox.tasks.worlds import TaskWorlds
 from statebox.tools import BoundTools
 from statebox.tools.surface import ToolOutcome
 from statebox.world import Effects, Session
@@ -50,7 +48,7 @@ class TaskValidation(BaseModel):
         )
 
 
-def validate_task(suite: Suite, task: Task) -> TaskValidation:
+def validate_task(suite: TaskWorlds, task: Task) -> TaskValidation:
     """Run every check on one task; problems are collected, never raised."""
     tools = suite.domain_of(task).tools
     writes = [
@@ -107,7 +105,7 @@ def validate_task(suite: Suite, task: Task) -> TaskValidation:
     return result
 
 
-def _needed(suite: Suite, task: Task, index: int, required: list[Effects]) -> bool:
+def _needed(suite: TaskWorlds, task: Task, index: int, required: list[Effects]) -> bool:
     """Without this call the end state is not reached, or the trace breaks one of the task's checks."""
     played: list[tuple[RefCall, ToolOutcome]] = []
     try:
@@ -119,7 +117,7 @@ def _needed(suite: Suite, task: Task, index: int, required: list[Effects]) -> bo
     return bool(task.checks) and bool(violations(task.checks, reference_trace(task, played), task.customer.facts))
 
 
-def _customer_side(suite: Suite, task: Task, session: Session) -> list[str]:
+def _customer_side(suite: TaskWorlds, task: Task, session: Session) -> list[str]:
     """After the reference, each action-backed fact's action works and shows the fact's value."""
     actions = BoundTools(suite.domain_of(task).customer_tools, session)
     problems = []
@@ -136,7 +134,7 @@ def _customer_side(suite: Suite, task: Task, session: Session) -> list[str]:
     return problems
 
 
-def _lint(suite: Suite, task: Task, writes: int) -> list[str]:
+def _lint(suite: TaskWorlds, task: Task, writes: int) -> list[str]:
     domain = suite.domain_of(task)
     problems = []
     for i, c in enumerate(task.reference):
@@ -168,13 +166,11 @@ def _lint(suite: Suite, task: Task, writes: int) -> list[str]:
     return problems
 
 
-def validate_suite(suite: Suite) -> list[TaskValidation]:
+def validate_suite(suite: TaskWorlds) -> list[TaskValidation]:
     return [validate_task(suite, t) for t in suite.tasks]
 
 
-def shape_of(suite: TaskSet, validations: list[dict[str, Any]]) -> SuiteShape | None:
-    """The shape of each domain of a built-in suite, from its `validate --json` task records (None for others)."""
-    if not isinstance(suite, Suite):
-        return None
-    shapes = [TaskShape.model_validate(v["shape"]) for v in validations if v.get("shape") is not None]
+def shape_of(suite: TaskWorlds, validations: list[TaskValidation]) -> SuiteShape | None:
+    """The shape of each domain of the suite, from its tasks' validations (None when none measured one)."""
+    shapes = [v.shape for v in validations if v.shape is not None]
     return suite_shape(suite, shapes) if shapes else None

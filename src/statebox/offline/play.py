@@ -20,8 +20,8 @@ from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import SCHEMA_VERSION, TrialRecord
 from statebox.runner.source import AttemptSource, source_for
 from statebox.runner.store import RunDir
+from statebox.runner.taskset import TaskSet
 from statebox.tasks import Task
-from statebox.tasks.provider import TaskSet
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer

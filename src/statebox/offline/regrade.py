@@ -18,8 +18,9 @@ from statebox.offline.rejudge import Judge, rejudge
 from statebox.offline.stored_effects import StoredEffectsError
 from statebox.runner.record import TrialRecord
 from statebox.runner.store import RunDir
-from statebox.tasks import Suite, Task
-from statebox.tasks.provider import TaskSet
+from statebox.runner.taskset import TaskSet
+from statebox.suites import Suite
+from statebox.tasks import Task
 from statebox.world import Effects
 
 

@@ -24,8 +24,9 @@ from statebox.runner.judging import (
     rubrics_of_record,
 )
 from statebox.runner.record import TrialRecord
-from statebox.tasks import Suite, Task
-from statebox.tasks.provider import TaskSet
+from statebox.runner.taskset import TaskSet
+from statebox.suites import Suite
+from statebox.tasks import Task
 from statebox.world import Effects
 
 # Agents whose transcript is a replay, not a conversation: trace checks do not apply (runner/episode.py).

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from statebox.runner.store import RunDir
-from statebox.tasks.provider import SuiteError, TaskSet, provider_for, suite_providers
+from statebox.runner.taskset import TaskSet
+from statebox.suites.provider import SuiteError, provider_for, suite_providers
 
 
 def run_task_ids(run: RunDir) -> list[str]:

@@ -24,7 +24,8 @@ from statebox.report.models import RunEntry
 from statebox.report.runs import ReportInputError, load_runs
 from statebox.runner.record import TrialRecord
 from statebox.runner.store import RunDir, RunDirError
-from statebox.tasks.provider import SuiteError, TaskSet
+from statebox.runner.taskset import TaskSet
+from statebox.suites.provider import SuiteError
 
 CheckName = Literal["canonical", "suite", "digest", "headline", "source"]
 SuiteOpener = Callable[[RunDir], tuple[TaskSet, list[str]]]

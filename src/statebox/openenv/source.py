@@ -16,8 +16,9 @@ from statebox.openenv.episode import Episode, ShapedInputs
 from statebox.openenv.splits import Split, in_split, split_of
 from statebox.runner.backend import WorldBackend
 from statebox.runner.hosted_suite import HostedJudging, SuiteHost
-from statebox.tasks import Suite, Task
-from statebox.tasks.provider import TaskSet
+from statebox.runner.taskset import TaskSet
+from statebox.suites import Suite
+from statebox.tasks import Task
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
 from statebox.users.scripted import ScriptedCustomer

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 from statebox.agents.transcript import Transcript
 from statebox.judge import Verdict, judge_attempt, rules_for
 from statebox.judge.rubrics import RubricJudge
-from statebox.tasks import Suite, Task
+from statebox.tasks import Task
+from statebox.tasks.worlds import TaskWorlds
 from statebox.tools import BoundTools, ToolSurface
 from statebox.world import Effects, Session
 
@@ -77,7 +78,7 @@ class WorldBackend(AttemptBackend):
     """A built-in task: a fresh session from the task's baseline image, judged against the reference."""
 
     def __init__(
-        self, suite: Suite, task: Task, required: list[Effects], transport: ToolTransport = direct_transport
+        self, suite: TaskWorlds, task: Task, required: list[Effects], transport: ToolTransport = direct_transport
     ) -> None:
         self.suite, self.task, self.required, self.transport = suite, task, required, transport
         self.domain = suite.domain_of(task)

@@ -15,8 +15,9 @@ from statebox.llm.meter import Meter
 from statebox.runner.backend import AttemptBackend, OutcomeInputs, ToolTransport, WorldBackend, direct_transport
 from statebox.runner.judging import JudgingInputs, judge_verdict, record_fields
 from statebox.runner.record import FinishReason, TrialRecord, attempt_seed, trial_id
-from statebox.tasks import Suite, Task
-from statebox.tasks.provider import TaskSet
+from statebox.runner.taskset import TaskSet
+from statebox.tasks import Task
+from statebox.tasks.worlds import TaskWorlds
 from statebox.users.base import CustomerActions, EndReason, SimulatedCustomer
 from statebox.world import Effects
 
@@ -99,7 +100,7 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
 
 
 def _world_backend(plan: AttemptPlan, transport: ToolTransport) -> WorldBackend:
-    if not isinstance(plan.suite, Suite):
+    if not isinstance(plan.suite, TaskWorlds):
         raise TypeError(f"suite {plan.suite.name!r} has no built-in world: give the plan its backend")
     return WorldBackend(plan.suite, plan.task, plan.required, transport)
 

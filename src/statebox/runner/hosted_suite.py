@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -26,10 +26,10 @@ from statebox.runner.errors import CampaignError
 from statebox.runner.hosted import AttemptSurface, make_customer
 from statebox.runner.judging import JudgingInputs, VerdictDocument, judge_verdict
 from statebox.runner.source import AttemptSource, WorldSource, source_for
-from statebox.tasks import Suite, Task
-from statebox.tasks.provider import TaskSet, provider_for, suite_providers
+from statebox.runner.taskset import TaskSet
+from statebox.tasks import Task
+from statebox.tasks.worlds import TaskWorlds
 from statebox.tools import ToolSurface
-from statebox.tools.quoting import shorten
 from statebox.users.base import SimulatedCustomer
 
 logger = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ class SuiteHost:
 
     def __init__(self, suite: TaskSet) -> None:
         self.suite = suite
-        self._world = WorldSource(suite) if isinstance(suite, Suite) else None
+        self._world = WorldSource(suite) if isinstance(suite, TaskWorlds) else None
         self._source: AttemptSource | None = None if self._world is not None else source_for(suite)
         self._held: HeldContext[None] | None = None
         self._prepared: set[str] = set()
@@ -293,18 +293,3 @@ def _single(group: BaseExceptionGroup[BaseException]) -> BaseException:
     while isinstance(found, BaseExceptionGroup) and len(found.exceptions) == 1:
         found = found.exceptions[0]
     return found
-
-
-def provider_opener(options: Mapping[str, Any]) -> SuiteOpener:
-    """Opens suites through the registered providers, each given its own of `options` (by option name)."""
-    providers = suite_providers()
-
-    def open_suite(name: str) -> TaskSet:
-        if not any(name in p.names() for p in providers):
-            known = ", ".join(sorted(n for p in providers for n in p.names()))
-            raise LookupError(f"unknown suite {shorten(name)!r}; available: {known}")
-        provider = provider_for(name, providers)
-        own = {o.name for o in provider.options}
-        return provider.open(name, {k: v for k, v in options.items() if k in own}, None, None)
-
-    return open_suite

@@ -13,8 +13,8 @@ from statebox.llm.retry import RetryPolicy
 from statebox.llm.types import Sampling
 from statebox.runner.autoworkers import llm_workers
 from statebox.runner.record import SCHEMA_VERSION, trial_id
+from statebox.runner.taskset import TaskSet
 from statebox.tasks import Task
-from statebox.tasks.provider import TaskSet
 
 AgentKind = Literal["llm", "reference", "noop"]
 UserKind = Literal["llm", "scripted"]

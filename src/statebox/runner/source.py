@@ -20,9 +20,10 @@ from statebox.judge import ReferenceFailed, required_effects
 from statebox.llm.client import ModelClient
 from statebox.runner.backend import AttemptBackend, ToolTransport, WorldBackend
 from statebox.runner.errors import CampaignError
+from statebox.runner.taskset import TaskSet
 from statebox.runner.transports import transport_for
-from statebox.tasks import Suite, Task
-from statebox.tasks.provider import TaskSet
+from statebox.tasks import Task
+from statebox.tasks.worlds import TaskWorlds
 from statebox.world import Effects
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class AttemptSource(ABC):
 
 @runtime_checkable
 class ProvidesAttempts(Protocol):
-    """A suite that is not a built-in `Suite` and knows how its attempts run."""
+    """A suite that is not a built-in `TaskWorlds` and knows how its attempts run."""
 
     def attempt_source(self) -> AttemptSource: ...
 
@@ -67,7 +68,7 @@ class ProvidesAttempts(Protocol):
 class WorldSource(AttemptSource):
     """Built-in suites: a world session per attempt, judged against the reference's effects."""
 
-    def __init__(self, suite: Suite, tools_via: str = "memory") -> None:
+    def __init__(self, suite: TaskWorlds, tools_via: str = "memory") -> None:
         self.suite = suite
         self.tools_via = tools_via
         self.required: dict[str, list[Effects]] = {}
@@ -110,7 +111,7 @@ class WorldSource(AttemptSource):
 
 def source_for(suite: TaskSet, tools_via: str = "memory") -> AttemptSource:
     """The attempt source of a suite: a world source for built-in suites, the suite's own otherwise."""
-    if isinstance(suite, Suite):
+    if isinstance(suite, TaskWorlds):
         return WorldSource(suite, tools_via)
     if isinstance(suite, ProvidesAttempts):
         return suite.attempt_source()

@@ -1,4 +1,4 @@
-"""Tasks: the model, the YAML loader, domains, suites and selection."""
+"""Tasks: the model, the YAML loader, domains, and domains' tasks with their snapshots (suites: `statebox.suites`)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from statebox.lazy import lazy_facade
 
-# The names below load on first use: `statebox.tasks.provider` (which every command reads) and the task model
-# must not bring in the domains' tools and the world.
+# The names below load on first use: the task model (which every command reads) must not bring in the domains'
+# tools and the world.
 if TYPE_CHECKING:
     from statebox.tasks.domain import Domain as Domain
     from statebox.tasks.index import domain_names as domain_names
@@ -24,10 +24,10 @@ if TYPE_CHECKING:
         RefCall as RefCall,
         Task as Task,
     )
-    from statebox.tasks.suite import (
-        Suite as Suite,
+    from statebox.tasks.worlds import (
+        TaskWorlds as TaskWorlds,
         discover_domains as discover_domains,
-        load_suite as load_suite,
+        load_worlds as load_worlds,
     )
 
 __getattr__, __dir__, __all__ = lazy_facade(__name__, __file__)

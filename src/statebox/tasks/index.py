@@ -101,11 +101,11 @@ def index_document(counted: dict[str, tuple[int, str]]) -> dict[str, object]:
 
 def counted_builtins() -> dict[str, tuple[int, str]]:
     """Every built-in domain's task count and description, by importing and loading it."""
-    from statebox.tasks.suite import load_suite
+    from statebox.tasks.worlds import load_worlds
 
     counted = {}
     for name in builtin_domain_names():
-        suite = load_suite(name)
+        suite = load_worlds(name)
         counted[name] = (len(suite.tasks), suite.domains[name].description)
     return counted
 

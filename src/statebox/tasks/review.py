@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from statebox.tasks.domain import Domain
 from statebox.tasks.loader import REVIEW_SUFFIX, TaskFileError, read_yaml, task_file
 from statebox.tasks.model import Task
-from statebox.tasks.suite import Suite
+from statebox.tasks.worlds import TaskWorlds
 
 REVIEW_VERSION = 1
 ReviewVerdict = Literal["agree", "disagree"]
@@ -171,7 +171,7 @@ def records_in(path: Path) -> list[ReviewRecord]:
     return [parse_review(f"{path} (record {i})", item) for i, item in enumerate(items)]
 
 
-def check_record(suite: Suite, record: ReviewRecord, where: str = "review record") -> tuple[Task, ReviewRecord]:
+def check_record(suite: TaskWorlds, record: ReviewRecord, where: str = "review record") -> tuple[Task, ReviewRecord]:
     """The record's task, once the record is for a task of the suite and its hash is the task's now. A record
     with no task id (from `statebox review --batch K --blind`) is for the task whose hash it names."""
     if not record.task:
@@ -181,10 +181,9 @@ def check_record(suite: Suite, record: ReviewRecord, where: str = "review record
                                 "changed, or the record is for another suite): review it again from --blind",
                                 field="task_hash")
         record = record.model_copy(update={"task": by_hash[record.task_hash].id})
-    try:
-        task = suite.task(record.task)
-    except LookupError:
-        raise TaskFileError(where, f"suite {suite.name!r} has no task {record.task!r}", field="task") from None
+    task = next((t for t in suite.tasks if t.id == record.task), None)
+    if task is None:
+        raise TaskFileError(where, f"suite {suite.name!r} has no task {record.task!r}", field="task")
     now = reviewed_hash(task, suite.domain_of(task))
     if record.covers_hash != now:
         which = "resolution.task_hash" if record.resolution and record.resolution.task_hash else "task_hash"
@@ -194,7 +193,7 @@ def check_record(suite: Suite, record: ReviewRecord, where: str = "review record
     return task, record
 
 
-def store_records(suite: Suite, path: Path) -> list[Path]:
+def store_records(suite: TaskWorlds, path: Path) -> list[Path]:
     """Check every record of the file, then (only if all are good) write each beside its task."""
     records = records_in(path)
     checked = [check_record(suite, r, f"{path} (record {i})") for i, r in enumerate(records)]

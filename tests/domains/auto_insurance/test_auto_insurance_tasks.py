@@ -10,7 +10,8 @@ from statebox.judge.replay import judge_attempt, replay, required_effects, rules
 from statebox.judge.trace import violations
 from statebox.judge.validation import validate_task
 from statebox.kit.customer_side import one_time_code
-from statebox.tasks import RefCall, Suite, Task, load_suite
+from statebox.suites import Suite, load_suite
+from statebox.tasks import RefCall, Task
 from statebox.tasks.checks import ConfirmBefore, VerifyBefore
 from statebox.tools.surface import ToolOutcome
 

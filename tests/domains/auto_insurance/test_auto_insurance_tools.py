@@ -9,7 +9,7 @@ import pytest
 
 from statebox.domains.auto_insurance import DOMAIN
 from statebox.domains.auto_insurance.rating import RATES, driver_surcharge
-from statebox.tasks import Suite, load_suite
+from statebox.suites import Suite, load_suite
 from statebox.tools import ToolOutcome
 from statebox.world import Session
 

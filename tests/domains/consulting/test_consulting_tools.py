@@ -10,7 +10,7 @@ import pytest
 from statebox.domains.consulting import DOMAIN
 from statebox.domains.consulting.seed import FirmSeed
 from statebox.domains.consulting.tools.common import working_days
-from statebox.tasks import Suite, load_suite
+from statebox.suites import Suite, load_suite
 from statebox.tools import ToolOutcome
 from statebox.world import Session
 

@@ -8,7 +8,8 @@ from statebox.judge.replay import judge_attempt, replay, required_effects, rules
 from statebox.judge.trace import Event, violations
 from statebox.judge.verdict import Verdict
 from statebox.kit import one_time_code
-from statebox.tasks import RefCall, Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import RefCall, Task
 from statebox.tasks.dialogue import states
 from statebox.tools.surface import ToolOutcome
 

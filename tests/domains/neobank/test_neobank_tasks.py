@@ -8,7 +8,8 @@ import pytest
 
 from statebox.domains.neobank import DOMAIN
 from statebox.judge.validation import validate_task
-from statebox.tasks import Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import Task
 
 SUITE = load_suite("neobank")
 TASKS = {t.id: t for t in SUITE.tasks}

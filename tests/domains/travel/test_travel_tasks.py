@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from statebox.domains.travel import DOMAIN
-from statebox.tasks import Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import Task
 from statebox.tasks.references import resolve
 
 SUITE = load_suite("travel")

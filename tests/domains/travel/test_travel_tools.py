@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from statebox.domains.travel import DOMAIN
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 from statebox.tools import ToolOutcome
 from statebox.world import Session
 

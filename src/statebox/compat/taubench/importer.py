@@ -25,7 +25,7 @@ from statebox.compat.taubench.provider import TauBench
 from statebox.compat.taubench.suite import TauSuite, suite_name
 from statebox.importing import Importer, ImportFormatError, ImportPlan, RecordedAttempt, RecordedStep
 from statebox.runner.record import RecordedOutcome
-from statebox.tasks.provider import SuiteError
+from statebox.suites.provider import SuiteError
 
 STOP = "###STOP###"  # τ-bench's user simulator ends the conversation with it
 FIELDS = ("task_id", "trial", "reward", "info", "traj")

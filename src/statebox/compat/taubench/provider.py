@@ -16,7 +16,7 @@ from statebox.compat.taubench.models import Domain, Split
 from statebox.compat.taubench.options import TauRunOptions
 from statebox.compat.taubench.suite import PREFIX, TauSuite, load_tau_suite, suite_name
 from statebox.runner.errors import CampaignError
-from statebox.tasks.provider import SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
+from statebox.suites.provider import SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
 
 SERVING = frozenset({"serve", "proxy", "openenv-serve"})
 OPEN = frozenset({"tasks", "validate", "run"}) | SERVING

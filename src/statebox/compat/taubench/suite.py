@@ -10,8 +10,8 @@ from statebox.compat.taubench.checkout import TauCheckout
 from statebox.compat.taubench.models import Domain, Split
 from statebox.compat.taubench.options import TauRunOptions
 from statebox.compat.taubench.task import TauBenchTask, tau_task
+from statebox.runner.taskset import Listing, TaskSet
 from statebox.tasks import Task
-from statebox.tasks.provider import Listing, TaskSet
 
 if TYPE_CHECKING:
     from statebox.compat.taubench.source import TauSource

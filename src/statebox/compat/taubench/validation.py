@@ -27,7 +27,8 @@ from statebox.compat.taubench.surface import READ_ONLY
 from statebox.compat.taubench.task import TauBenchTask
 from statebox.mcp.errors import ToolServerError
 from statebox.runner.backend import OutcomeInputs, StateOutcome
-from statebox.tasks.provider import Listing, ValidationReport
+from statebox.runner.taskset import Listing
+from statebox.suites.provider import ValidationReport
 
 DEFAULT_CONCURRENCY = 2
 

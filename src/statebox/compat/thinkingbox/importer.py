@@ -21,7 +21,7 @@ from statebox.compat.thinkingbox.provider import ThinkingBoxBench
 from statebox.compat.thinkingbox.suite import SUITE_NAME, TbSuite
 from statebox.importing import Importer, ImportFormatError, ImportPlan, RecordedAttempt, RecordedStep
 from statebox.runner.record import RecordedOutcome
-from statebox.tasks.provider import SuiteError
+from statebox.suites.provider import SuiteError
 
 SHAPE = "one JSON object per line with uid, messages, test_result and metadata.test_case_file"
 

@@ -16,7 +16,8 @@ from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.options import TbRunOptions
 from statebox.compat.thinkingbox.suite import SUITE_NAME, TbSuite, load_tb_suite
 from statebox.runner.errors import CampaignError
-from statebox.tasks.provider import Listing, SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
+from statebox.runner.taskset import Listing
+from statebox.suites.provider import SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
 from statebox.tools.quoting import message_of
 
 if TYPE_CHECKING:

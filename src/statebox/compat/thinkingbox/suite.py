@@ -11,8 +11,8 @@ from statebox.compat.thinkingbox.loader import TbCheckout, Unsupported
 from statebox.compat.thinkingbox.models import TbTask
 from statebox.compat.thinkingbox.options import TbRunOptions
 from statebox.compat.thinkingbox.task import TbBenchTask, bench_task
+from statebox.runner.taskset import Listing, Note, TaskSet
 from statebox.tasks import Task
-from statebox.tasks.provider import Listing, Note, TaskSet
 
 if TYPE_CHECKING:
     from statebox.compat.thinkingbox.source import TbSource

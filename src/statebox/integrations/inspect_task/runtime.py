@@ -9,7 +9,8 @@ from statebox.judge.rubrics import RubricJudge
 from statebox.llm.client import ModelClient
 from statebox.runner.backend import WorldBackend
 from statebox.runner.transports import MemoryTransport
-from statebox.tasks import Suite, Task
+from statebox.suites import Suite
+from statebox.tasks import Task
 from statebox.world import Effects
 
 

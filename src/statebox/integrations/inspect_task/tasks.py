@@ -14,8 +14,7 @@ from statebox.integrations.inspect_task.runtime import SuiteRuntime
 from statebox.integrations.inspect_task.scorer import pass_tally, statebox_judge
 from statebox.integrations.inspect_task.solver import statebox_attempt
 from statebox.llm.client import make_client
-from statebox.tasks import Suite
-from statebox.tasks.suite import load_suite
+from statebox.suites import Suite, load_suite
 
 
 def statebox_task(

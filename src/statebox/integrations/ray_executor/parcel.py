@@ -6,8 +6,9 @@ from dataclasses import dataclass, replace
 from typing import cast
 
 from statebox.runner.plan import CampaignConfig
-from statebox.tasks import Domain, Suite, Task
-from statebox.tasks.provider import TaskSet
+from statebox.runner.taskset import TaskSet
+from statebox.suites import Suite
+from statebox.tasks import Domain, Task
 
 
 @dataclass(frozen=True)

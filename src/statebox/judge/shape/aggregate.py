@@ -8,8 +8,9 @@ from statebox.judge.reference_trace import reference_trace
 from statebox.judge.replay import ReferenceFailed, replay
 from statebox.judge.shape.measure import task_shape
 from statebox.judge.shape.model import MINIMUMS, DomainShape, Minimums, SuiteShape, TaskShape
-from statebox.tasks import Domain, RefCall, Suite, Task
+from statebox.tasks import Domain, RefCall, Task
 from statebox.tasks.review import ReviewState, load_reviews, review_state
+from statebox.tasks.worlds import TaskWorlds
 from statebox.tools.surface import ToolOutcome
 
 _REVIEW_LINES: dict[ReviewState, str] = {
@@ -19,7 +20,7 @@ _REVIEW_LINES: dict[ReviewState, str] = {
 }
 
 
-def measure_suite(suite: Suite) -> SuiteShape:
+def measure_suite(suite: TaskWorlds) -> SuiteShape:
     """Replay every reference once and measure the shape of each of the suite's domains."""
     shapes = []
     for task in suite.tasks:
@@ -34,7 +35,7 @@ def measure_suite(suite: Suite) -> SuiteShape:
     return suite_shape(suite, shapes)
 
 
-def suite_shape(suite: Suite, shapes: list[TaskShape]) -> SuiteShape:
+def suite_shape(suite: TaskWorlds, shapes: list[TaskShape]) -> SuiteShape:
     """Every domain's totals from the tasks' shapes (as `validate_task` records them)."""
     by_domain: dict[str, list[TaskShape]] = defaultdict(list)
     for s in shapes:

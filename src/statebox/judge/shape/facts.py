@@ -14,13 +14,14 @@ import re
 from collections.abc import Sequence
 
 from statebox.judge.trace import Event
-from statebox.tasks import Fact, Suite, Task
+from statebox.tasks import Fact, Task
 from statebox.tasks.checks import VerifyBefore
 from statebox.tasks.dialogue import scalars, states
 from statebox.tasks.references import references_in
+from statebox.tasks.worlds import TaskWorlds
 
 
-def discoverable_facts(suite: Suite, task: Task, trace: Sequence[Event]) -> list[str]:
+def discoverable_facts(suite: TaskWorlds, task: Task, trace: Sequence[Event]) -> list[str]:
     """The task's discoverable facts, as 'key (tool)'.
 
     Left out: identifying facts a verify_before check lists (the check judges what the customer said, so
@@ -61,7 +62,7 @@ def _shown_without(task: Task, fact: Fact, calls: list[Event]) -> Event | None:
     return None
 
 
-def _shown_at_start(suite: Suite, task: Task, fact: Fact, call: Event) -> bool:
+def _shown_at_start(suite: TaskWorlds, task: Task, fact: Fact, call: Event) -> bool:
     session = suite.open_session(task)
     try:
         outcome = suite.domain_of(task).tools.call(session, call.tool, dict(call.args))

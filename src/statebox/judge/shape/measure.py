@@ -8,12 +8,13 @@ from statebox.judge.shape.facts import discoverable_facts
 from statebox.judge.shape.model import TaskShape
 from statebox.judge.shape.naming import names, records_named
 from statebox.judge.trace import Event
-from statebox.tasks import Domain, Suite, Task
+from statebox.tasks import Domain, Task
 from statebox.tasks.checks import ConfirmBefore, VerifyBefore
+from statebox.tasks.worlds import TaskWorlds
 from statebox.tools.policy_search import policy_sections
 
 
-def task_shape(suite: Suite, task: Task, trace: Sequence[Event]) -> TaskShape:
+def task_shape(suite: TaskWorlds, task: Task, trace: Sequence[Event]) -> TaskShape:
     """The task's writes, helpdesk share, verification, discoverable facts, confirmations and problem lines."""
     domain = suite.domain_of(task)
     calls = [e for e in trace if e.kind == "call" and e.ok]

@@ -1,4 +1,5 @@
-"""Built-in suites: named sets of tasks over one or more domains, with their snapshots and baselines."""
+"""Domains found and loaded: every domain there is (built-in or an entry point), and the tasks of some of them
+with each domain's snapshot and each task's baseline image (`TaskWorlds`, what the judge replays on)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,13 @@ from statebox.tasks.domain import Domain
 from statebox.tasks.index import builtin_domain_names
 from statebox.tasks.loader import TaskFileError, task_file
 from statebox.tasks.model import Task
-from statebox.tasks.provider import Listing, TaskSet
 from statebox.tools.quoting import shorten
 from statebox.world import Session, Snapshot, WorldError
 
 
 @dataclass
-class Suite(TaskSet):
-    """Tasks plus their domains. Snapshots are built on first use and kept with the suite (and its selections)."""
+class TaskWorlds:
+    """Tasks plus their domains. Snapshots are built on first use and kept with them (and their selections)."""
 
     name: str
     tasks: list[Task]
@@ -54,17 +54,6 @@ class Suite(TaskSet):
         """A fresh, isolated session at the task's start, restored from its baseline image."""
         return Session(self.baseline(task), task.now)
 
-    def with_tasks(self, tasks: list[Task]) -> Suite:
-        return Suite(self.name, tasks, self.domains, self._snapshots, self._baselines, self._lock)
-
-    def listing(self) -> Listing:
-        table = Listing(f"{self.name}: {len(self.tasks)} tasks", ("id", "domain", "writes", "facts", "tags"))
-        for t in self.tasks:
-            tools = self.domain_of(t).tools
-            writes = sum(1 for c in t.reference if c.tool in tools and tools[c.tool].writes)
-            table.rows.append((t.id, t.domain, writes, len(t.customer.facts), ", ".join(t.tags)))
-        return table
-
 
 def _named_domain(name: str) -> dict[str, Domain] | None:
     """Just the domain called `name` (a built-in sub-package or an entry point), importing no other; None if none is."""
@@ -93,8 +82,8 @@ def discover_domains() -> dict[str, Domain]:
     return found
 
 
-def load_suite(name: str, domains: dict[str, Domain] | None = None) -> Suite:
-    """A built-in suite by name: a domain's name, or `builtin` for all domains."""
+def load_worlds(name: str, domains: dict[str, Domain] | None = None) -> TaskWorlds:
+    """The tasks of a built-in suite by name: a domain's name, or `builtin` for all domains."""
     if domains is None:
         domains = (_named_domain(name) if name != "builtin" else None) or discover_domains()
     if name == "builtin":
@@ -110,4 +99,4 @@ def load_suite(name: str, domains: dict[str, Domain] | None = None) -> Suite:
             if t.domain != d.name:
                 raise TaskFileError(d.task_dir, f"task says domain {t.domain!r}", task=t.id, field="domain")
             tasks.append(t)
-    return Suite(name, tasks, chosen)
+    return TaskWorlds(name, tasks, chosen)

@@ -7,22 +7,21 @@ suites, declares the command-line options it needs and checks them itself, and o
 
 from __future__ import annotations
 
-import fnmatch
-import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Generic, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from statebox.tasks.model import Task
+from statebox.runner.taskset import Listing, TaskSet
 from statebox.tools.quoting import shorten
+
+if TYPE_CHECKING:
+    from statebox.judge.shape import SuiteShape
 
 ENTRY_POINT_GROUP = "statebox.suites"
 COMMANDS = frozenset({"tasks", "validate", "run"})
-
-Cell = str | int | bool | None  # a table cell: bools print as yes/NO, None as n/a
 
 
 class SuiteError(ValueError):
@@ -51,24 +50,6 @@ class SuiteInfo:
     needs: tuple[str, ...] = ()  # options without which the suite cannot be opened
 
 
-@dataclass(frozen=True)
-class Note:
-    """A line printed under a table, e.g. `unsupported <id>: <why>`."""
-
-    label: str
-    text: str
-
-
-@dataclass
-class Listing:
-    """A table for the terminal, and its notes."""
-
-    title: str | None
-    columns: tuple[str, ...]
-    rows: list[tuple[Cell, ...]] = field(default_factory=list)
-    notes: list[Note] = field(default_factory=list)
-
-
 @dataclass
 class ValidationReport:
     """What `statebox validate` prints: a table, a closing line, the JSON document, and whether all passed."""
@@ -77,59 +58,7 @@ class ValidationReport:
     table: Listing
     summary: str
     json: dict[str, Any]
-
-
-class TaskSet(ABC):
-    """A named set of tasks: selection, content hash, and what `statebox tasks` shows of it."""
-
-    name: str
-    tasks: list[Task]
-    # What a rubric question is judged on, unless the rubric says: everything the agent told the
-    # customer, or (a benchmark's own rule) its final reply.
-    rubrics_on: Literal["conversation", "final_reply"] = "conversation"
-
-    @abstractmethod
-    def with_tasks(self, tasks: list[Task]) -> Self:
-        """The same suite, holding only `tasks` (a subset of its own, in its order)."""
-
-    def task(self, task_id: str) -> Task:
-        for t in self.tasks:
-            if t.id == task_id:
-                return t
-        raise LookupError(f"suite {self.name!r} has no task {shorten(task_id)!r}")
-
-    def select(self, patterns: Iterable[str] | None = None, ids: Iterable[str] | None = None) -> Self:
-        """The tasks whose ids match any glob (fnmatch), and are in `ids` when given."""
-        pats = list(patterns or [])
-        wanted = set(ids) if ids is not None else None
-        if wanted is not None and (missing := wanted - {t.id for t in self.tasks}):
-            raise LookupError(f"suite {self.name!r} has no task(s) {sorted(missing)}")
-        chosen = [
-            t
-            for t in self.tasks
-            if (not pats or any(fnmatch.fnmatchcase(t.id, p) for p in pats)) and (wanted is None or t.id in wanted)
-        ]
-        return self.with_tasks(chosen)
-
-    def content_hash(self) -> str:
-        """A hash of the selected tasks' content hashes (the manifest's `task_set_hash`)."""
-        h = hashlib.sha256()
-        for t in sorted(self.tasks, key=lambda t: t.id):
-            h.update(f"{t.id}:{t.content_hash()}\n".encode())
-        return h.hexdigest()[:16]
-
-    @abstractmethod
-    def listing(self) -> Listing:
-        """The `statebox tasks` table."""
-
-    def listing_json(self) -> dict[str, Any]:
-        """`statebox tasks --json`: every task in full, reference solutions included."""
-        tasks = [t.model_dump(mode="json") for t in self.tasks]
-        return {"suite": self.name, "hash": self.content_hash(), "tasks": tasks}
-
-    def warnings(self) -> list[str]:
-        """What a user should know before a run (printed on stderr), e.g. tasks left out."""
-        return []
+    shape: SuiteShape | None = None  # the suite's shape (judge/shape), where its provider measures one
 
 
 S = TypeVar("S", bound=TaskSet)
@@ -179,3 +108,18 @@ def provider_for(name: str, providers: list[SuiteProvider[Any]]) -> SuiteProvide
             return provider
     known = ", ".join(sorted(n for p in providers for n in p.names()))
     raise SuiteError(f"unknown suite {name!r}; available: {known} (see `statebox suites`)")
+
+
+def provider_opener(options: Mapping[str, Any]) -> Callable[[str], TaskSet]:
+    """Opens suites through the registered providers, each given its own of `options` (by option name)."""
+    providers = suite_providers()
+
+    def open_suite(name: str) -> TaskSet:
+        if not any(name in p.names() for p in providers):
+            known = ", ".join(sorted(n for p in providers for n in p.names()))
+            raise LookupError(f"unknown suite {shorten(name)!r}; available: {known}")
+        provider = provider_for(name, providers)
+        own = {o.name for o in provider.options}
+        return provider.open(name, {k: v for k, v in options.items() if k in own}, None, None)
+
+    return open_suite

@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from statebox.tasks import Suite, TaskFileError, domain_names, load_suite
+from statebox.runner.taskset import Listing
+from statebox.suites.builtin_suite import Suite, load_suite
+from statebox.suites.provider import SuiteError, SuiteInfo, SuiteProvider, ValidationReport
+from statebox.tasks import TaskFileError, domain_names
 from statebox.tasks.index import current_line, read_index
-from statebox.tasks.provider import Listing, SuiteError, SuiteInfo, SuiteProvider, ValidationReport
 from statebox.tools.quoting import message_of
 
 if TYPE_CHECKING:
@@ -54,6 +56,7 @@ class BuiltinSuites(SuiteProvider[Suite]):
     def validate(self, suite: Suite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """Every check on every task, one task at a time (each takes milliseconds)."""
         from statebox.judge import validate_task  # the judge loads with the command that judges
+        from statebox.judge.validation import shape_of
 
         results: list[TaskValidation] = []
         for task in suite.tasks:
@@ -65,6 +68,7 @@ class BuiltinSuites(SuiteProvider[Suite]):
             table=_validation_table(results),
             summary=f"{suite.name}: {ok}/{len(results)} tasks pass every check",
             json={"suite": suite.name, "tasks": [r.model_dump() for r in results]},
+            shape=shape_of(suite, results),
         )
 
 
