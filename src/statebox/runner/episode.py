@@ -12,14 +12,12 @@ from statebox.agents.transcript import Entry, Transcript
 from statebox.judge.rubrics import RubricJudge
 from statebox.judge.signatures import CallFact
 from statebox.llm.meter import Meter
-from statebox.runner.backend import AttemptBackend, OutcomeInputs, ToolTransport, WorldBackend, direct_transport
+from statebox.runner.backend import AttemptBackend, OutcomeInputs
 from statebox.runner.judging import JudgingInputs, judge_verdict, record_fields
 from statebox.runner.record import FinishReason, TrialRecord, attempt_seed, trial_id
 from statebox.runner.taskset import TaskSet
 from statebox.tasks import Task
-from statebox.tasks.worlds import TaskWorlds
 from statebox.users.base import CustomerActions, EndReason, SimulatedCustomer
-from statebox.world import Effects
 
 
 @dataclass
@@ -31,10 +29,9 @@ class AttemptPlan:
     agent: Agent
     customer: SimulatedCustomer | None
     repeat: int
-    required: list[Effects] = field(default_factory=list)
+    backend: AttemptBackend  # where the attempt's state lives: from the suite's source (`TaskSet.attempt_source()`)
     rubric_judge: RubricJudge | None = None  # None: rubric questions are not judged (state only)
     time_budget_s: float = 600.0
-    backend: AttemptBackend | None = None  # default: a WorldBackend over the suite's world
     transcript: Transcript = field(default_factory=Transcript)  # filled as it runs; read by `spent` after a failure
     task_hash: str | None = None  # the task's content hash when the caller has it (default: computed)
 
@@ -43,11 +40,11 @@ class AttemptPlan:
         return trial_id(self.suite.name, self.task.id, self.agent.name, self.agent.model, self.repeat)
 
 
-async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_transport) -> TrialRecord:
+async def run_attempt(plan: AttemptPlan) -> TrialRecord:
     """Run one attempt. Infrastructure failures propagate; agent mistakes become the record."""
     t0 = time.perf_counter()
     task = plan.task
-    backend = plan.backend or _world_backend(plan, transport)
+    backend = plan.backend
     transcript = plan.transcript
     seed = attempt_seed(plan.trial_id)
     try:
@@ -97,12 +94,6 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
         task_hash=plan.task_hash or task.content_hash(),
         transcript=transcript,
     )
-
-
-def _world_backend(plan: AttemptPlan, transport: ToolTransport) -> WorldBackend:
-    if not isinstance(plan.suite, TaskWorlds):
-        raise TypeError(f"suite {plan.suite.name!r} has no built-in world: give the plan its backend")
-    return WorldBackend(plan.suite, plan.task, plan.required, transport)
 
 
 def _call_facts(transcript: Transcript, backend: AttemptBackend) -> list[CallFact]:
