@@ -22,7 +22,7 @@ from statebox.agents.base import Agent
 from statebox.agents.llm_agent import LlmAgent
 from statebox.judge import required_effects
 from statebox.llm import ModelClient, RetryPolicy, make_client
-from statebox.runner.backend import ToolTransport, direct_transport
+from statebox.runner.backend import ToolTransport, WorldBackend, direct_transport
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import TrialRecord
 from statebox.suites import Suite
@@ -140,10 +140,10 @@ async def run_plan(
         agent=agent,
         customer=customer,
         repeat=0,
-        required=required_effects(suite, task),
+        backend=WorldBackend(suite, task, required_effects(suite, task), transport),
         time_budget_s=time_budget_s,
     )
-    return await run_attempt(plan, transport)
+    return await run_attempt(plan)
 
 
 def tool_entries(record: TrialRecord) -> list[tuple[str | None, bool, str | None]]:

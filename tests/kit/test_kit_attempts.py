@@ -8,6 +8,7 @@ from typing import Any
 from statebox.agents.base import Agent, AgentTurn, AttemptContext
 from statebox.agents.scripted import ReferenceAgent
 from statebox.judge import required_effects
+from statebox.runner.backend import WorldBackend
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import TrialRecord
 from statebox.suites import Suite
@@ -47,7 +48,7 @@ class Hasty(Agent):
 def attempt(suite: Suite, agent: Agent) -> TrialRecord:
     task = suite.task(TASK)
     plan = AttemptPlan(suite=suite, task=task, agent=agent, customer=ScriptedCustomer(task.customer), repeat=0,
-                       required=required_effects(suite, task))
+                       backend=WorldBackend(suite, task, required_effects(suite, task)))
     return asyncio.run(run_attempt(plan))
 
 

@@ -8,6 +8,7 @@ from minidomain import mini_suite
 from statebox.agents.llm_agent import LlmAgent
 from statebox.judge import required_effects
 from statebox.llm import RetryPolicy, Sampling, make_client
+from statebox.runner.backend import WorldBackend
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import TrialRecord
 
@@ -42,7 +43,7 @@ def run_agent(
                 agent=agent,
                 customer=None,
                 repeat=0,
-                required=required_effects(suite, task),
+                backend=WorldBackend(suite, task, required_effects(suite, task)),
                 time_budget_s=time_budget_s,
             )
             return await run_attempt(plan)

@@ -149,7 +149,7 @@ async def test_the_runners_own_thinkingbox_surface_never_lists_a_reserved_tool_a
     fake: FakeCheckout,
 ) -> None:
     suite = tb_factory(fake).open_suite(TB)
-    source = suite.attempt_source()  # type: ignore[attr-defined]
+    source = suite.attempt_source()
     task = suite.task(TB_TASK)
     source.prepare([task])
     async with source.running():

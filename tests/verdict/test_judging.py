@@ -32,6 +32,7 @@ def unverified() -> tuple[Task, dict[str, Any]]:
     task = suite.task(TASK)
 
     async def play() -> dict[str, Any]:
+        await host.start()
         attempt = await BackendAttempt(suite.name, task, host.backend(task), None).open()
         try:
             saved: dict[str, Any] = {}
@@ -43,6 +44,7 @@ def unverified() -> tuple[Task, dict[str, Any]]:
             return await attempt.result()
         finally:
             await attempt.close()
+            await host.aclose()
 
     return task, asyncio.run(play())
 

@@ -29,7 +29,6 @@ from verdict_kit import STATEBOX, Step, imported, of_record, over_openenv, over_
 from statebox.agents.base import Agent, AgentTurn, AttemptContext
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import TrialRecord
-from statebox.runner.source import source_for
 from statebox.tasks import RefCall, Task
 
 pytestmark = pytest.mark.slow
@@ -92,7 +91,7 @@ def _plays(task: Task) -> dict[str, list[RefCall]]:
 
 
 async def _run(suite: Any, task: Task, calls: list[RefCall], repeat: int) -> TrialRecord:
-    source = source_for(suite)
+    source = suite.attempt_source()
     source.prepare([task])
     async with source.running():
         plan = AttemptPlan(suite=suite, task=task, agent=CallsAgent(calls), customer=None, repeat=repeat,

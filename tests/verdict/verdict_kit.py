@@ -32,6 +32,7 @@ from statebox.judge.rubrics import RubricJudge
 from statebox.llm import ModelClient, make_client
 from statebox.mcp import running_proxy
 from statebox.offline.regrade import regrade_run
+from statebox.runner.backend import WorldBackend
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.hosted_suite import HostedAttemptFactory
 from statebox.runner.judging import VerdictDocument, verdict_of_record
@@ -125,7 +126,7 @@ async def run_play(suite: Suite, task: Task, play: Play, base_url: str, repeat: 
         agent: Agent = UnverifiedAgent(task) if play.mode == "unverified" else LlmAgent(agent_client, task.limits)
         plan = AttemptPlan(
             suite=suite, task=task, agent=agent, customer=ScriptedCustomer(task.customer), repeat=repeat,
-            required=required_effects(suite, task), rubric_judge=RubricJudge(judge_client),
+            backend=WorldBackend(suite, task, required_effects(suite, task)), rubric_judge=RubricJudge(judge_client),
         )  # fmt: skip
         return await run_attempt(plan)
     finally:

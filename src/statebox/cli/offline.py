@@ -15,7 +15,6 @@ from statebox.cli.common import fail, print_json
 from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.offline import Side
 from statebox.runner.taskset import TaskSet
-from statebox.suites import Suite
 from statebox.suites.provider import SuiteError, SuiteProvider
 from statebox.tools.quoting import message_of
 
@@ -150,14 +149,13 @@ def _required(run_dir: Path, task_id: str, suite_options: SuiteOptions) -> dict[
 
 
 def _reference_effects(suite: TaskSet, task_id: str) -> dict[str, Any] | None:
-    from statebox.judge import ReferenceFailed, required_effects
+    from statebox.judge import ReferenceFailed
 
-    if not isinstance(suite, Suite):
-        return None
     try:
-        return required_effects(suite, suite.task(task_id))[0].to_json()
+        required = suite.required_effects(suite.task(task_id))
     except (LookupError, ReferenceFailed):
         return None
+    return required[0].to_json() if required else None
 
 
 @dataclass(frozen=True)

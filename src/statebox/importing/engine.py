@@ -28,7 +28,7 @@ from statebox.llm.client import ModelClient
 from statebox.llm.types import Sampling
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import SCHEMA_VERSION, TrialRecord
-from statebox.runner.source import AttemptSource, source_for
+from statebox.runner.source import AttemptSource
 from statebox.runner.store import RunDir
 from statebox.tasks import Limits, Task
 
@@ -70,7 +70,7 @@ def import_run(
         [t for t in plan.suite.tasks if t.id in wanted]
     )  # the run's tasks, as `run --tasks`
     _check_unique(path, plan.attempts)
-    source = source_for(plan.suite)
+    source = plan.suite.attempt_source()
     trials = asyncio.run(_replay_all(plan, source, concurrency, judge_client))
     manifest = import_manifest(importer, path, digest, plan, source, concurrency)
     if judge_client is not None:

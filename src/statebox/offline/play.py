@@ -18,7 +18,7 @@ from statebox.offline import Side
 from statebox.offline.human import AGENT_HELP, CUSTOMER_HELP, HumanAgent, HumanCustomer, Terminal
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import SCHEMA_VERSION, TrialRecord
-from statebox.runner.source import AttemptSource, source_for
+from statebox.runner.source import AttemptSource
 from statebox.runner.store import RunDir
 from statebox.runner.taskset import TaskSet
 from statebox.tasks import Task
@@ -48,7 +48,7 @@ async def play_attempt(suite: TaskSet, task: Task, setup: PlaySetup, terminal: T
         raise PlayError(f"{setup.out} already holds a run; choose another --out")
     if setup.side == "customer" and not setup.model:
         raise PlayError("--as customer needs --model: the model agent that serves you")
-    source = source_for(suite)
+    source = suite.attempt_source()
     source.prepare([task])
     clients: list[ModelClient] = []
     try:

@@ -12,14 +12,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from statebox.judge import ReferenceFailed, required_effects
+from statebox.judge import ReferenceFailed
 from statebox.offline.headline import Headline, headlines
 from statebox.offline.rejudge import Judge, rejudge
 from statebox.offline.stored_effects import StoredEffectsError
 from statebox.runner.record import TrialRecord
 from statebox.runner.store import RunDir
 from statebox.runner.taskset import TaskSet
-from statebox.suites import Suite
 from statebox.tasks import Task
 from statebox.world import Effects
 
@@ -81,10 +80,8 @@ def regrade_run(source: Path, out: Path, suite: TaskSet, missing_tasks: list[str
 
 
 def _required(suite: TaskSet) -> dict[str, list[Effects]]:
-    if not isinstance(suite, Suite):
-        return {}
     try:
-        return {t.id: required_effects(suite, t) for t in suite.tasks}
+        return {t.id: required for t in suite.tasks if (required := suite.required_effects(t)) is not None}
     except ReferenceFailed as e:
         raise RegradeError(f"{e} — this is a task bug; run `statebox validate`") from None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from statebox.judge import Verdict, judge_attempt, rules_for
+from statebox.judge import Verdict, judge_attempt
 from statebox.offline.stored_effects import effects_from_json
 from statebox.runner.backend import StateOutcome
 from statebox.runner.judging import (
@@ -25,7 +25,6 @@ from statebox.runner.judging import (
 )
 from statebox.runner.record import TrialRecord
 from statebox.runner.taskset import TaskSet
-from statebox.suites import Suite
 from statebox.tasks import Task
 from statebox.world import Effects
 
@@ -42,7 +41,8 @@ class Judge:
 
     @property
     def redoes_state(self) -> bool:
-        return isinstance(self.suite, Suite)
+        """Whether statebox judges the suite's end states itself (built-in suites), so judges them again."""
+        return all(self.suite.judging_rules(t) is not None for t in self.suite.tasks)
 
 
 def rejudge(record: TrialRecord, task: Task, judge: Judge) -> TrialRecord:
@@ -63,8 +63,8 @@ def _state_not_judged(record: TrialRecord) -> list[str]:
 
 
 def _state_verdict(record: TrialRecord, task: Task, judge: Judge) -> Verdict:
-    if isinstance(judge.suite, Suite):
-        rules = rules_for(judge.suite, task)
+    rules = judge.suite.judging_rules(task)
+    if rules is not None:
         actual = effects_from_json(record.effects, rules.world)
         verdict = judge_attempt(actual, judge.required[task.id], rules)
         # Updated rows are stored with their changed fields only, so the state hash of the whole rows
@@ -77,8 +77,5 @@ def _state_verdict(record: TrialRecord, task: Task, judge: Judge) -> Verdict:
 
 
 def _writes(task: Task, judge: Judge) -> Callable[[str], bool]:
-    """Whether a tool changes state: the domain's own word for built-in suites; any tool, otherwise."""
-    tools = judge.suite.domain_of(task).tools if isinstance(judge.suite, Suite) else None
-    if tools is None:
-        return lambda name: True
-    return lambda name: name in tools and tools[name].writes
+    """Whether a tool changes state: the suite's own word (a built-in domain's tools; any tool, otherwise)."""
+    return lambda name: judge.suite.writes(task, name)

@@ -10,14 +10,11 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from statebox.judge import rules_for
 from statebox.llm.client import ModelClient
 from statebox.openenv.episode import Episode, ShapedInputs
 from statebox.openenv.splits import Split, in_split, split_of
-from statebox.runner.backend import WorldBackend
 from statebox.runner.hosted_suite import HostedJudging, SuiteHost
 from statebox.runner.taskset import TaskSet
-from statebox.suites import Suite
 from statebox.tasks import Task
 from statebox.users.base import SimulatedCustomer
 from statebox.users.llm_customer import LlmCustomer
@@ -54,7 +51,7 @@ class EpisodeSource:
         self.tasks = {t.id: t for t in self.suite.tasks}
         self.task_ids = in_split(list(self.tasks), self.split)
         self.host = SuiteHost(self.suite)
-        if self.shaped and not self.host.is_world:
+        if self.shaped and any(self.suite.judging_rules(t) is None for t in self.suite.tasks):
             raise ValueError(f"a shaped reward needs a built-in suite's required effects; {self.suite.name!r} has none")
         self.environments: set[Idle] = set()  # the live environments, for the idle reaper
 
@@ -94,12 +91,10 @@ class EpisodeSource:
 
     async def open(self, task: Task) -> Episode:
         """A started episode of `task` on a fresh backend."""
-        if not self.host.is_world:
-            await self.host.start()  # a no-op once started (in process, without `running()`)
+        await self.host.start()  # a no-op once started (in process, without `running()`)
         backend = self.host.backend(task)
-        shaped = None
-        if self.shaped and isinstance(backend, WorldBackend) and isinstance(self.suite, Suite):
-            shaped = ShapedInputs(backend.required, rules_for(self.suite, task))
+        judged = backend.reference_judging() if self.shaped else None
+        shaped = ShapedInputs(*judged) if judged is not None else None
         self._prepared.add(task.id)
         judging = HostedJudging(self.judge_client, self.suite.rubrics_on)
         return await Episode(task, backend, self.customer(task), shaped=shaped, judging=judging).start()

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from statebox.agents.transcript import Transcript
-from statebox.judge import Verdict, judge_attempt, rules_for
+from statebox.judge import JudgingRules, Verdict, judge_attempt, rules_for
 from statebox.judge.rubrics import RubricJudge
 from statebox.tasks import Task
 from statebox.tasks.worlds import TaskWorlds
@@ -70,6 +70,11 @@ class AttemptBackend(ABC):
         """The customer's own tools on this attempt's state (None: the task's world has none)."""
         return None
 
+    def reference_judging(self) -> tuple[list[Effects], JudgingRules] | None:
+        """The reference's end states and the rules this backend judges by, where statebox judges the end state
+        itself (a shaped reward is computed from them); None for a backend whose verdict is its suite's own rule."""
+        return None
+
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release what the attempt holds."""
 
@@ -103,6 +108,9 @@ class WorldBackend(AttemptBackend):
 
     def writes(self, tool: str) -> bool:
         return tool in self.domain.tools and self.domain.tools[tool].writes
+
+    def reference_judging(self) -> tuple[list[Effects], JudgingRules]:
+        return self.required, rules_for(self.suite, self.task)
 
     def customer_actions(self) -> CustomerActions | None:
         if self.session is None or not self.domain.customer_tools.names:

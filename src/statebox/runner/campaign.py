@@ -28,7 +28,7 @@ from statebox.runner.plan import (
 )
 from statebox.runner.progress import CampaignProgress
 from statebox.runner.record import ErrorRecord, TrialRecord
-from statebox.runner.source import AttemptSource, source_for
+from statebox.runner.source import AttemptSource
 from statebox.runner.store import RunDir, RunDirError
 from statebox.tasks import Task
 from statebox.users.base import SimulatedCustomer
@@ -66,7 +66,7 @@ class Campaign:
 
     def __init__(self, config: CampaignConfig, source: AttemptSource | None = None) -> None:
         self.config = config
-        self.source = source or source_for(config.suite, config.tools_via)
+        self.source = source or config.suite.attempt_source(config.tools_via)
         self.source.check(config)
         self.run_dir = RunDir(config.out)
         prices = PriceOverrides.from_yaml(config.prices_file) if config.prices_file else None

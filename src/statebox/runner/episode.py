@@ -12,14 +12,12 @@ from statebox.agents.transcript import Entry, Transcript
 from statebox.judge.rubrics import RubricJudge
 from statebox.judge.signatures import CallFact
 from statebox.llm.meter import Meter
-from statebox.runner.backend import AttemptBackend, OutcomeInputs, ToolTransport, WorldBackend, direct_transport
-from statebox.runner.judging import JudgingInputs, judge_verdict, record_fields
+from statebox.runner.backend import AttemptBackend, OutcomeInputs, StateOutcome
+from statebox.runner.judging import JudgingInputs, VerdictDocument, judge_verdict, record_fields
 from statebox.runner.record import FinishReason, TrialRecord, attempt_seed, trial_id
 from statebox.runner.taskset import TaskSet
 from statebox.tasks import Task
-from statebox.tasks.worlds import TaskWorlds
 from statebox.users.base import CustomerActions, EndReason, SimulatedCustomer
-from statebox.world import Effects
 
 
 @dataclass
@@ -31,10 +29,9 @@ class AttemptPlan:
     agent: Agent
     customer: SimulatedCustomer | None
     repeat: int
-    required: list[Effects] = field(default_factory=list)
+    backend: AttemptBackend  # where the attempt's state lives: from the suite's source (`TaskSet.attempt_source()`)
     rubric_judge: RubricJudge | None = None  # None: rubric questions are not judged (state only)
     time_budget_s: float = 600.0
-    backend: AttemptBackend | None = None  # default: a WorldBackend over the suite's world
     transcript: Transcript = field(default_factory=Transcript)  # filled as it runs; read by `spent` after a failure
     task_hash: str | None = None  # the task's content hash when the caller has it (default: computed)
 
@@ -43,33 +40,67 @@ class AttemptPlan:
         return trial_id(self.suite.name, self.task.id, self.agent.name, self.agent.model, self.repeat)
 
 
-async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_transport) -> TrialRecord:
+@dataclass
+class _Phases:
+    """When each phase of an attempt ended (`time.perf_counter()` seconds), for the record's timings."""
+
+    started: float = field(default_factory=time.perf_counter)
+    ready: float = 0.0  # the tools open
+    conversed: float = 0.0  # the conversation over and the tools closed
+    judged: float = 0.0  # the verdict composed
+
+    def timings(self) -> dict[str, float]:
+        return {
+            "setup_s": self.ready - self.started,
+            "conversation_s": self.conversed - self.ready,
+            "judge_s": self.judged - self.conversed,
+            "total_s": self.judged - self.started,
+        }
+
+
+async def run_attempt(plan: AttemptPlan) -> TrialRecord:
     """Run one attempt. Infrastructure failures propagate; agent mistakes become the record."""
-    t0 = time.perf_counter()
-    task = plan.task
-    backend = plan.backend or _world_backend(plan, transport)
-    transcript = plan.transcript
+    phases = _Phases()
     seed = attempt_seed(plan.trial_id)
     try:
-        async with backend.tools() as surface:
-            t_ready = time.perf_counter()
-            actions = backend.customer_actions()
-            ctx = AttemptContext(
-                policy=backend.policy, tools=surface, tool_specs=surface.list_tools(), transcript=transcript, seed=seed,
-                customer=actions,
-            )
-            try:
-                await asyncio.wait_for(_converse(plan, ctx, actions), timeout=plan.time_budget_s + 60)
-            except TimeoutError:  # the budget ran out in the middle of a turn: what the agent did, judged as is
-                transcript.finish_reason = "time_budget"
-        t_conv = time.perf_counter()
-        state = await backend.outcome(OutcomeInputs(transcript, plan.rubric_judge))
-        judging = JudgingInputs(task, state, transcript, backend.writes, customer=plan.customer is not None,
-                                replay=not plan.agent.converses)  # fmt: skip
-        document = await judge_verdict(judging, plan.rubric_judge, plan.suite.rubrics_on)
-        t_judged = time.perf_counter()
+        await _hold_conversation(plan, seed, phases)
+        state, document = await _judge(plan)
+        phases.judged = time.perf_counter()
     finally:
-        await backend.aclose()
+        await plan.backend.aclose()
+    return _record(plan, seed, state, document, phases)
+
+
+async def _hold_conversation(plan: AttemptPlan, seed: int, phases: _Phases) -> None:
+    """The backend's tools opened, the conversation held within the time budget, the tools closed again."""
+    backend, transcript = plan.backend, plan.transcript
+    async with backend.tools() as surface:
+        phases.ready = time.perf_counter()
+        actions = backend.customer_actions()
+        ctx = AttemptContext(
+            policy=backend.policy, tools=surface, tool_specs=surface.list_tools(), transcript=transcript, seed=seed,
+            customer=actions,
+        )
+        try:
+            await asyncio.wait_for(_converse(plan, ctx, actions), timeout=plan.time_budget_s + 60)
+        except TimeoutError:  # the budget ran out in the middle of a turn: what the agent did, judged as is
+            transcript.finish_reason = "time_budget"
+    phases.conversed = time.perf_counter()
+
+
+async def _judge(plan: AttemptPlan) -> tuple[StateOutcome, VerdictDocument]:
+    """The end state as the backend judges it, and the verdict document on it and the conversation."""
+    state = await plan.backend.outcome(OutcomeInputs(plan.transcript, plan.rubric_judge))
+    judging = JudgingInputs(plan.task, state, plan.transcript, plan.backend.writes,
+                            customer=plan.customer is not None, replay=not plan.agent.converses)  # fmt: skip
+    return state, await judge_verdict(judging, plan.rubric_judge, plan.suite.rubrics_on)
+
+
+def _record(
+    plan: AttemptPlan, seed: int, state: StateOutcome, document: VerdictDocument, phases: _Phases
+) -> TrialRecord:
+    """The trial record of a finished attempt."""
+    task, transcript = plan.task, plan.transcript
     meters = _meters(plan, transcript)
     return TrialRecord(
         trial_id=plan.trial_id,
@@ -83,26 +114,15 @@ async def run_attempt(plan: AttemptPlan, transport: ToolTransport = direct_trans
         seed=seed,
         finish_reason=cast(FinishReason | None, transcript.finish_reason),  # pydantic checks the value
         customer_end_reason=cast(EndReason | None, transcript.customer_end_reason),
-        successful_writes=sum(1 for c in _call_facts(transcript, backend) if c.ok and c.writes),
+        successful_writes=sum(1 for c in _call_facts(transcript, plan.backend) if c.ok and c.writes),
         **record_fields(document),  # the verdict document's fields (runner/judging.py)
         usage={role: m.usage for role, m in meters.items()},
         cost_usd={role: m.cost_usd for role, m in meters.items()},
-        timings={
-            "setup_s": t_ready - t0,
-            "conversation_s": t_conv - t_ready,
-            "judge_s": t_judged - t_conv,
-            "total_s": t_judged - t0,
-        },
+        timings=phases.timings(),
         effects=state.effects,
         task_hash=plan.task_hash or task.content_hash(),
         transcript=transcript,
     )
-
-
-def _world_backend(plan: AttemptPlan, transport: ToolTransport) -> WorldBackend:
-    if not isinstance(plan.suite, TaskWorlds):
-        raise TypeError(f"suite {plan.suite.name!r} has no built-in world: give the plan its backend")
-    return WorldBackend(plan.suite, plan.task, plan.required, transport)
 
 
 def _call_facts(transcript: Transcript, backend: AttemptBackend) -> list[CallFact]:

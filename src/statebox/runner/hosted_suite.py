@@ -3,9 +3,9 @@
 A hosted attempt (`statebox serve`, `statebox proxy`, an OpenEnv episode) is opened by one request and
 closed by another, while a ThinkingBox-Bench attempt's tool servers live in task groups that must be
 left by the task that entered them. `HeldContext` therefore enters an async context in a task of its
-own and leaves it there when asked. `SuiteHost` makes an `AttemptBackend` per attempt of any suite:
-built-in suites a world session (references replayed once per task), other suites through their own
-`AttemptSource`, whose shared resources (tool-server templates) it holds while it is started.
+own and leaves it there when asked. `SuiteHost` makes an `AttemptBackend` per attempt of any suite
+through the suite's own `AttemptSource` (a world session for built-in suites, whose references are
+replayed once per task), holding the source's shared resources (tool-server templates) while started.
 """
 
 from __future__ import annotations
@@ -21,14 +21,13 @@ from typing import Any, Generic, TypeVar
 
 from statebox.judge.rubrics import RubricJudge, RubricScope
 from statebox.llm.client import ModelClient
-from statebox.runner.backend import AttemptBackend, OutcomeInputs, StateOutcome, WorldBackend
+from statebox.runner.backend import AttemptBackend, OutcomeInputs, StateOutcome
 from statebox.runner.errors import CampaignError
 from statebox.runner.hosted import AttemptSurface, make_customer
 from statebox.runner.judging import JudgingInputs, VerdictDocument, judge_verdict
-from statebox.runner.source import AttemptSource, WorldSource, source_for
+from statebox.runner.source import AttemptSource
 from statebox.runner.taskset import TaskSet
 from statebox.tasks import Task
-from statebox.tasks.worlds import TaskWorlds
 from statebox.tools import ToolSurface
 from statebox.users.base import SimulatedCustomer
 
@@ -99,33 +98,23 @@ class SuiteHost:
 
     def __init__(self, suite: TaskSet) -> None:
         self.suite = suite
-        self._world = WorldSource(suite) if isinstance(suite, TaskWorlds) else None
-        self._source: AttemptSource | None = None if self._world is not None else source_for(suite)
+        # The hosting surface is the agent's MCP connection already: world-backed tools are called in process.
+        self.source: AttemptSource = suite.attempt_source("direct")
         self._held: HeldContext[None] | None = None
         self._prepared: set[str] = set()
-
-    @property
-    def is_world(self) -> bool:
-        """A built-in suite: every attempt is an in-process world session."""
-        return self._world is not None
 
     def prepare(self, tasks: list[Task]) -> None:
         """Check what the tasks need (references replayed, servers startable); raises `CampaignError`."""
         todo = [t for t in tasks if t.id not in self._prepared]
-        if not todo:
-            return
-        if self._world is not None:
-            self._world.prepare(todo)
-        else:
-            assert self._source is not None
-            self._source.prepare(todo)
-        self._prepared.update(t.id for t in todo)
+        if todo:
+            self.source.prepare(todo)
+            self._prepared.update(t.id for t in todo)
 
     async def start(self) -> None:
-        """Hold the suite's shared resources (a no-op for built-in suites); raises `CampaignError`."""
-        if self._source is None or self._held is not None:
+        """Hold the source's shared resources (once); raises `CampaignError`."""
+        if self._held is not None:
             return
-        held: HeldContext[None] = HeldContext(self._source.running(), f"suite {self.suite.name}")
+        held: HeldContext[None] = HeldContext(self.source.running(), f"suite {self.suite.name}")
         await held.open()
         self._held = held
 
@@ -136,12 +125,9 @@ class SuiteHost:
     def backend(self, task: Task) -> AttemptBackend:
         """A fresh backend for one attempt of `task` (prepared first if it was not)."""
         self.prepare([task])
-        if self._world is not None:
-            return WorldBackend(self._world.suite, task, self._world.required[task.id])
         if self._held is None:
             raise CampaignError(f"suite {self.suite.name!r} is not started")
-        assert self._source is not None
-        return self._source.backend(task)
+        return self.source.backend(task)
 
     async def aclose(self) -> None:
         held, self._held = self._held, None
@@ -259,7 +245,7 @@ class HostedAttemptFactory:
             if name not in self._hosts:
                 host = SuiteHost(await asyncio.to_thread(self.open_suite, name))
                 try:
-                    if not host.is_world:  # cheap checks, and every template the tasks need started up front
+                    if host.source.prepare_ahead:  # cheap checks, and every template the tasks need started up front
                         host.prepare(host.suite.tasks)
                     await host.start()
                 except CampaignError as e:

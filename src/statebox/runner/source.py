@@ -2,8 +2,8 @@
 
 A source owns what every attempt of a campaign shares (a tool transport, the required effects,
 tool-server templates), makes one `AttemptBackend` per attempt, and sets up the agents the way
-its suite expects. Built-in suites use `WorldSource`; a suite of another kind (ThinkingBox-Bench)
-brings its own source through `attempt_source()`.
+its suite expects. Every suite gives its own through `TaskSet.attempt_source()`: built-in suites a
+`WorldSource`, ThinkingBox-Bench and τ-bench theirs.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from statebox.agents.base import Agent
 from statebox.agents.llm_agent import LlmAgent, OfferedTools, agent_instructions
@@ -20,7 +20,6 @@ from statebox.judge import ReferenceFailed, required_effects
 from statebox.llm.client import ModelClient
 from statebox.runner.backend import AttemptBackend, ToolTransport, WorldBackend
 from statebox.runner.errors import CampaignError
-from statebox.runner.taskset import TaskSet
 from statebox.runner.transports import transport_for
 from statebox.tasks import Task
 from statebox.tasks.worlds import TaskWorlds
@@ -32,6 +31,10 @@ if TYPE_CHECKING:
 
 class AttemptSource(ABC):
     """Backends and agents for the attempts of one campaign."""
+
+    # Whether a host (`statebox serve`, OpenEnv) prepares every task before the first attempt; False: each task
+    # on its first attempt.
+    prepare_ahead: bool = True
 
     def manifest(self) -> dict[str, Any]:
         """Entries this source adds to the run manifest (they win over the generic ones)."""
@@ -58,15 +61,10 @@ class AttemptSource(ABC):
         return LlmAgent(client, task.limits, time_budget_s=time_budget_s)
 
 
-@runtime_checkable
-class ProvidesAttempts(Protocol):
-    """A suite that is not a built-in `TaskWorlds` and knows how its attempts run."""
-
-    def attempt_source(self) -> AttemptSource: ...
-
-
 class WorldSource(AttemptSource):
     """Built-in suites: a world session per attempt, judged against the reference's effects."""
+
+    prepare_ahead = False  # a reference replays in milliseconds: each on its task's first attempt
 
     def __init__(self, suite: TaskWorlds, tools_via: str = "memory") -> None:
         self.suite = suite
@@ -107,12 +105,3 @@ class WorldSource(AttemptSource):
         if task.id not in self.required:
             self.prepare([task])
         return WorldBackend(self.suite, task, self.required[task.id], self._transport)
-
-
-def source_for(suite: TaskSet, tools_via: str = "memory") -> AttemptSource:
-    """The attempt source of a suite: a world source for built-in suites, the suite's own otherwise."""
-    if isinstance(suite, TaskWorlds):
-        return WorldSource(suite, tools_via)
-    if isinstance(suite, ProvidesAttempts):
-        return suite.attempt_source()
-    raise TypeError(f"suite {suite.name!r} is neither a built-in suite nor provides attempt_source()")

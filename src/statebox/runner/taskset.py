@@ -11,10 +11,15 @@ import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from statebox.tasks.model import Task
 from statebox.tools.quoting import shorten
+
+if TYPE_CHECKING:
+    from statebox.judge import JudgingRules
+    from statebox.runner.source import AttemptSource
+    from statebox.world import Effects
 
 Cell = str | int | bool | None  # a table cell: bools print as yes/NO, None as n/a
 
@@ -45,6 +50,25 @@ class TaskSet(ABC):
     # What a rubric question is judged on, unless the rubric says: everything the agent told the
     # customer, or (a benchmark's own rule) its final reply.
     rubrics_on: Literal["conversation", "final_reply"] = "conversation"
+
+    @abstractmethod
+    def attempt_source(self, tools_via: str = "memory") -> AttemptSource:
+        """How this suite's attempts run: what a campaign shares, a fresh backend per attempt, its agents' set-up.
+        `tools_via` is how world-backed tools reach the agent (`memory`, `http`, `direct`); a suite whose tools
+        are servers of its own talks to them its own way."""
+
+    def required_effects(self, task: Task) -> list[Effects] | None:
+        """The end states the task's reference leads to, replayed now, where statebox judges the end state itself
+        (`judge.ReferenceFailed`: a task bug); None for a suite whose state verdict is its own rule."""
+        return None
+
+    def judging_rules(self, task: Task) -> JudgingRules | None:
+        """The rules the task's end state is judged by, where statebox judges it itself (None otherwise)."""
+        return None
+
+    def writes(self, task: Task, tool: str) -> bool:
+        """Whether `tool` changes state in `task` (for failure signatures); unknown tools count as writes."""
+        return True
 
     @abstractmethod
     def with_tasks(self, tasks: list[Task]) -> Self:

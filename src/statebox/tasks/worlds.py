@@ -54,6 +54,10 @@ class TaskWorlds:
         """A fresh, isolated session at the task's start, restored from its baseline image."""
         return Session(self.baseline(task), task.now)
 
+    def __reduce__(self) -> tuple[type[TaskWorlds], tuple[str, list[Task], dict[str, Domain]]]:
+        """Pickled (for another process) as its name, tasks and domains: snapshots are built again there."""
+        return type(self), (self.name, self.tasks, self.domains)
+
 
 def _named_domain(name: str) -> dict[str, Domain] | None:
     """Just the domain called `name` (a built-in sub-package or an entry point), importing no other; None if none is."""

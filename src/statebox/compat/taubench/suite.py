@@ -45,7 +45,8 @@ class TauSuite(TaskSet):
         assert isinstance(task, TauBenchTask)
         return task
 
-    def attempt_source(self) -> TauSource:
+    def attempt_source(self, tools_via: str = "memory") -> TauSource:
+        """Its own tool servers, over stdio (`tools_via` is for world-backed tools)."""
         from statebox.compat.taubench.source import TauSource  # the servers' side, loaded when attempts run
 
         return TauSource(self)

@@ -48,7 +48,8 @@ class TbSuite(TaskSet):
         except KeyError:
             raise LookupError(f"suite {self.name!r} has no task {task_id!r}") from None
 
-    def attempt_source(self) -> TbSource:
+    def attempt_source(self, tools_via: str = "memory") -> TbSource:
+        """Its own tool servers, over stdio (`tools_via` is for world-backed tools)."""
         from statebox.compat.thinkingbox.source import TbSource  # the servers' side, loaded when attempts run
 
         return TbSource(self)
