@@ -21,6 +21,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolCall as InspectToolCall, ToolCallError, ToolInfo, ToolParams
 
+from statebox.llm._endpoint import ROLE_HEADER
 from statebox.llm.client import ModelClient
 from statebox.llm.types import Completion, Message, ToolCall, ToolDef, Usage
 
@@ -28,9 +29,10 @@ from statebox.llm.types import Completion, Message, ToolCall, ToolDef, Usage
 class InspectModelClient(ModelClient):
     """One Inspect `Model`; Inspect does the retries, limits and logging of every call."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, config: GenerateConfig | None = None) -> None:
         super().__init__(f"inspect:{model}")
         self.model = model
+        self.config = config or GenerateConfig()  # merged into every call's (e.g. parallel tool calls off)
         self._tools: dict[int, list[ToolInfo]] = {}  # per tool list object: its Inspect form, built once
 
     async def complete(
@@ -44,7 +46,8 @@ class InspectModelClient(ModelClient):
     ) -> Completion:
         t0 = time.perf_counter()
         infos = self._tool_infos(tools) if tools is not None else []
-        config = GenerateConfig(seed=seed) if seed is not None else GenerateConfig()
+        # As every statebox client does, the role goes out as the `x-statebox-role` header.
+        config = self.config.merge(GenerateConfig(seed=seed, extra_headers={ROLE_HEADER: role} if role else None))
         output = await self.model.generate([to_chat_message(m) for m in messages], tools=infos, config=config)
         return to_completion(output, str(self.model), time.perf_counter() - t0)
 

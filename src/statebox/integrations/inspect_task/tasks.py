@@ -2,7 +2,10 @@
 
 `inspect eval statebox/retail --model openai-api/local/my-model` (or this file's path with
 `@retail`) runs the retail suite; `-T tasks=retail-0*` selects tasks by glob (comma-separated),
-`-T epochs=3` repeats each, `statebox/suite -T name=builtin` runs any built-in suite by name.
+`-T epochs=3` repeats each, `statebox/suite -T name=builtin` runs any built-in suite by name, and
+`statebox/thinkingbox_bench -T data=CHECKOUT -T server_python=PY` runs ThinkingBox-Bench from a checkout.
+Model roles: `--model-role customer=...` plays the customer (statebox's LLM customer),
+`--model-role judge=...` judges the rubric questions.
 """
 
 from __future__ import annotations
@@ -13,23 +16,25 @@ from inspect_ai.dataset import Sample
 from statebox.integrations.inspect_task.runtime import SuiteRuntime
 from statebox.integrations.inspect_task.scorer import pass_tally, statebox_judge
 from statebox.integrations.inspect_task.solver import statebox_attempt
+from statebox.integrations.inspect_task.thinkingbox import open_thinkingbox
 from statebox.llm.client import make_client
-from statebox.tasks import Suite
+from statebox.tasks.provider import TaskSet
 from statebox.tasks.suite import load_suite
 
 
 def statebox_task(
-    suite: str | Suite,
+    suite: str | TaskSet,
     tasks: str | list[str] | None = None,
     epochs: int = 1,
     time_budget_s: float = 600.0,
     judge_model: str | None = None,
     base_url: str | None = None,
 ) -> Task:
-    """An Inspect task over a built-in suite (by name or loaded), optionally narrowed by task-id globs.
+    """An Inspect task over a suite (a built-in one by name, or any loaded one), optionally narrowed by
+    task-id globs.
 
-    `judge_model` (statebox's PROVIDER:MODEL, `base_url` for an openai: one) judges the rubric questions;
-    without it they are not judged, and every verdict document says so.
+    The `judge` model role judges the rubric questions; else `judge_model` (statebox's PROVIDER:MODEL,
+    `base_url` for an openai: one); without either they are not judged, and every verdict document says so.
     """
     loaded = load_suite(suite) if isinstance(suite, str) else suite
     patterns = tasks.split(",") if isinstance(tasks, str) else tasks
@@ -70,6 +75,22 @@ def suite(
 ) -> Task:
     """Any built-in suite by name (a domain, or `builtin` for all of them); `-T judge_model=...` judges rubrics."""
     return statebox_task(name, tasks, epochs, time_budget_s, judge_model, base_url)
+
+
+@task
+def thinkingbox_bench(
+    data: str,
+    server_python: str | None = None,
+    tasks: str | None = None,
+    test_list: str | None = None,
+    epochs: int = 1,
+    time_budget_s: float = 600.0,
+    fork: bool = True,
+    typesense: str | None = None,
+) -> Task:
+    """ThinkingBox-Bench from a checkout of its data (`-T data=DIR`), its tool servers run by `server_python`."""
+    suite = open_thinkingbox(data, server_python, test_list=test_list, fork=fork, typesense=typesense)
+    return statebox_task(suite, tasks, epochs, time_budget_s)
 
 
 @task
