@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 
 from inspect_ai.model import GenerateConfig, Model
 
+from statebox.integrations.inspect_task.errors import TaskArgumentError
 from statebox.judge.rubrics import RubricJudge
 from statebox.llm.client import ModelClient
 from statebox.runner.errors import CampaignError
@@ -77,7 +78,7 @@ class SuiteRuntime:
             try:
                 self.source.prepare(suite.tasks)
             except CampaignError as e:
-                raise ValueError(f"suite {suite.name}: {e}") from None
+                raise TaskArgumentError(f"suite {suite.name}: {e}") from None
 
     def task(self, task_id: str) -> Task:
         for task in self.suite.tasks:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import Sample
 
+from statebox.integrations.inspect_task.errors import TaskArgumentError
 from statebox.integrations.inspect_task.runtime import SuiteRuntime
 from statebox.integrations.inspect_task.scorer import pass_tally, statebox_judge
 from statebox.integrations.inspect_task.solver import statebox_attempt
@@ -36,12 +37,15 @@ def statebox_task(
     The `judge` model role judges the rubric questions; else `judge_model` (statebox's PROVIDER:MODEL,
     `base_url` for an openai: one); without either they are not judged, and every verdict document says so.
     """
-    loaded = load_suite(suite) if isinstance(suite, str) else suite
+    try:
+        loaded = load_suite(suite) if isinstance(suite, str) else suite
+    except LookupError as e:
+        raise TaskArgumentError(f"statebox/suite: {e}") from None
     patterns = tasks.split(",") if isinstance(tasks, str) else tasks
     if patterns:
         loaded = loaded.select(patterns)
         if not loaded.tasks:
-            raise ValueError(f"suite {loaded.name!r}: no task matches {', '.join(patterns)}")
+            raise TaskArgumentError(f"suite {loaded.name!r}: no task matches {', '.join(patterns)}")
     judge = make_client(judge_model, base_url=base_url if judge_model.startswith("openai:") else None) \
         if judge_model else None  # fmt: skip
     runtime = SuiteRuntime(loaded, time_budget_s=time_budget_s, judge_client=judge)

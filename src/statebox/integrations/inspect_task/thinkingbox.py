@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from statebox.integrations.inspect_task.errors import TaskArgumentError
 from statebox.tasks.provider import SuiteError, TaskSet, provider_for, suite_providers
 
 SUITE = "thinkingbox-bench"
@@ -18,7 +19,7 @@ def open_thinkingbox(
     fork: bool = True,
     typesense: str | None = None,
 ) -> TaskSet:
-    """The benchmark's tasks from the checkout `data` (ValueError naming the option for a bad one)."""
+    """The benchmark's tasks from the checkout `data` (`TaskArgumentError` naming the option for a bad one)."""
     options: dict[str, Any] = {
         "data": Path(data),
         "server_python": server_python,
@@ -30,4 +31,4 @@ def open_thinkingbox(
         provider = provider_for(SUITE, suite_providers())
         return provider.open(SUITE, options, None, Path(test_list) if test_list is not None else None)
     except (SuiteError, LookupError) as e:
-        raise ValueError(f"statebox/thinkingbox_bench: {e}") from None
+        raise TaskArgumentError(f"statebox/thinkingbox_bench: {e}") from None
