@@ -52,6 +52,7 @@ class Bench:
     python: str
     suite: TaskSet
     tasks: list[str]
+    llm_customer: bool = False  # the customer: statebox's LLM customer (Inspect's `customer` role), else scripted
 
 
 def fake_server(suite: TaskSet, judge_answer: Literal["yes", "no"] = "yes") -> FakeModelServer:
@@ -71,6 +72,8 @@ def inspect_eval_cli(bench: Bench, logs: Path, judge_answer: Literal["yes", "no"
                    "-T", f"server_python={bench.python}", "-T", f"tasks={','.join(bench.tasks)}",
                    "--model", "openai-api/fake/agent", "--model-role", "judge=openai-api/fakejudge/judge",
                    "--log-dir", str(logs), "--display", "none"]  # fmt: skip
+        if bench.llm_customer:  # the agent's server answers it too, told apart by the x-statebox-role header
+            command += ["--model-role", "customer=openai-api/fake/customer"]
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
         seen = {"agent": agent.app.stats.by_role, "judge": judge.app.stats.by_role}
     assert done.returncode == 0, done.stderr[-3000:]
@@ -85,8 +88,11 @@ def statebox_run_verdicts(bench: Bench, out: Path, judge_answer: Literal["yes", 
     with fake_server(bench.suite, judge_answer) as server:
         command = [str(BIN / "statebox"), "run", "thinkingbox-bench", "--data", str(bench.data),
                    "--server-python", bench.python, "--agent", "llm", "--model", "openai:fake-agent",
-                   "--judge-model", "openai:fake-judge", "--base-url", server.base_url, "--user", "scripted",
+                   "--judge-model", "openai:fake-judge", "--base-url", server.base_url,
                    "--out", str(out), "--no-progress", *[a for t in bench.tasks for a in ("--tasks", t)]]  # fmt: skip
+        command += (
+            ["--user", "llm", "--user-model", "openai:fake-customer"] if bench.llm_customer else ["--user", "scripted"]
+        )
         env = {**os.environ, "OPENAI_API_KEY": "unused"}
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -1,6 +1,7 @@
 """ThinkingBox-Bench as an Inspect task (`statebox/thinkingbox_bench -T data=DIR -T server_python=PY`), on the
 fake checkout (tests/tbfakes): the benchmark's own tool servers per attempt, the verdict document `statebox run`
-gives the same play, and the `judge` model role answering the rubric variant's question ("no": it fails on it).
+gives the same play (with statebox's LLM customer through the `customer` model role), and the `judge` model role
+answering the rubric variant's question ("no": it fails on it).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ TASKS = [
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory: pytest.TempPathFactory) -> Bench:
     checkout = make_fake_checkout(tmp_path_factory.mktemp("inspect-tb") / "checkout")
-    return Bench(checkout.root, sys.executable, open_thinkingbox(checkout.root, sys.executable), TASKS)
+    suite = open_thinkingbox(checkout.root, sys.executable)
+    return Bench(checkout.root, sys.executable, suite, TASKS, llm_customer=True)
 
 
 def test_the_inspect_task_gives_statebox_runs_verdicts_with_the_judge_role_answering_the_rubric(
@@ -41,7 +43,8 @@ def test_the_inspect_task_gives_statebox_runs_verdicts_with_the_judge_role_answe
     rubric = found[TASKS[2]]["verdict"]
     assert rubric["rubrics"]["status"] == "judged", rubric["rubrics"]
     assert [r["passed"] for r in rubric["rubrics"]["results"]] == [False] and rubric["state_passed"], rubric
-    assert set(seen["judge"]) == {"judge"} and set(seen["agent"]) == {"agent"}, seen
+    assert set(seen["judge"]) == {"judge"} and set(seen["agent"]) == {"agent", "customer"}, seen
+    assert {m["customer_end_reason"] for m in found.values()} == {"satisfied"}, found  # ended through its tool
     documents = {sid: m["verdict"] for sid, m in found.items()}
     assert documents == statebox_run_verdicts(bench, tmp_path / "run", judge_answer="no")
 
