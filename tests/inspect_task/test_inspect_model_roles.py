@@ -20,7 +20,7 @@ pytest.importorskip("inspect_ai")
 
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
-from inspect_ai.model import Model, get_model
+from inspect_ai.model import GenerateConfig, Model, get_model
 
 from statebox.fakemodel import FakeModelApp, FakeModelConfig, FakeModelServer
 from statebox.integrations.inspect_task import TRIAL_KEY, statebox_task
@@ -125,3 +125,34 @@ def test_the_verdicts_are_the_ones_statebox_run_gives_with_an_llm_customer_and_a
     trials = [TrialRecord.model_validate_json(line) for line in (out / "trials.jsonl").read_text().splitlines()]
     run_documents = {t.task_id: verdict_of_record(t).model_dump(mode="json") for t in trials}
     assert inspect_documents == run_documents
+
+
+class HeaderLog(FakeModelApp):
+    """The fake model, noting the headers of every chat request."""
+
+    def __init__(self, suite: Suite) -> None:
+        super().__init__(suite, FakeModelConfig(mode="reference"))
+        self.headers: list[dict[str, str]] = []
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].endswith("/chat/completions"):
+            self.headers.append({k.decode(): v.decode() for k, v in scope["headers"]})
+        await super().__call__(scope, receive, send)
+
+
+def test_the_role_header_goes_out_beside_the_headers_the_model_and_the_eval_configure(
+    retail: Suite, tmp_path: Path
+) -> None:
+    with FakeModelServer(HeaderLog(retail)) as agent, FakeModelServer(HeaderLog(retail)) as customer:
+        model = get_model("openai-api/fake/agent", base_url=agent.base_url, api_key="unused",
+                          config=GenerateConfig(extra_headers={"x-team": "from-the-model"}))  # fmt: skip
+        role = get_model("openai-api/fake/customer", base_url=customer.base_url, api_key="unused",
+                         config=GenerateConfig(extra_headers={"x-team": "from-the-role"}))  # fmt: skip
+        (log,) = inspect_eval(
+            statebox_task(retail, [PLAIN_TASK]), model=model, model_roles={"customer": role},
+            extra_headers={"x-eval": "from-the-eval"}, display="none", log_dir=str(tmp_path),
+        )  # fmt: skip
+    assert log.status == "success", log.error
+    assert agent.app.headers and customer.app.headers
+    sent = {(h["x-statebox-role"], h.get("x-team"), h.get("x-eval")) for h in agent.app.headers + customer.app.headers}
+    assert sent == {("agent", "from-the-model", "from-the-eval"), ("customer", "from-the-role", None)}
