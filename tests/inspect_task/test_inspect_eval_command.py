@@ -63,3 +63,24 @@ def test_the_task_file_path_names_the_same_task(tmp_path: Path) -> None:
             log_dir=str(tmp_path),
         )
     _passed_once(log)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ["statebox/thinkingbox_bench", "-T", "data={missing}"],
+            "statebox/thinkingbox_bench: --data {missing}: no such directory",
+        ),
+        (["statebox/retail", "-T", "tasks=no_such_task_*"], "suite 'retail': no task matches no_such_task_*"),
+        (["statebox/suite", "-T", "name=no_such_suite"], "statebox/suite: unknown suite 'no_such_suite'"),
+    ],
+)
+def test_a_bad_task_argument_is_its_one_line_without_a_traceback(tmp_path: Path, args: list[str], line: str) -> None:
+    missing = str(tmp_path / "missing")
+    command = [str(INSPECT), "eval", *[a.format(missing=missing) for a in args], "--model", "mockllm/model",
+               "--log-dir", str(tmp_path / "logs")]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=240, env={**os.environ, "COLUMNS": "400"})
+    said = done.stdout + done.stderr
+    assert done.returncode != 0 and "Traceback" not in said, said[-2000:]
+    assert line.format(missing=missing) in said, said[-2000:]

@@ -21,6 +21,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolCall as InspectToolCall, ToolCallError, ToolInfo, ToolParams
 
+from statebox.integrations.inspect_task import inspect_private
+from statebox.llm._endpoint import ROLE_HEADER
 from statebox.llm.client import ModelClient
 from statebox.llm.types import Completion, Message, ToolCall, ToolDef, Usage
 
@@ -28,9 +30,10 @@ from statebox.llm.types import Completion, Message, ToolCall, ToolDef, Usage
 class InspectModelClient(ModelClient):
     """One Inspect `Model`; Inspect does the retries, limits and logging of every call."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, config: GenerateConfig | None = None) -> None:
         super().__init__(f"inspect:{model}")
         self.model = model
+        self.config = config or GenerateConfig()  # merged into every call's (e.g. parallel tool calls off)
         self._tools: dict[int, list[ToolInfo]] = {}  # per tool list object: its Inspect form, built once
 
     async def complete(
@@ -44,9 +47,20 @@ class InspectModelClient(ModelClient):
     ) -> Completion:
         t0 = time.perf_counter()
         infos = self._tool_infos(tools) if tools is not None else []
-        config = GenerateConfig(seed=seed) if seed is not None else GenerateConfig()
+        config = self.config.merge(GenerateConfig(seed=seed, extra_headers=self._headers(role)))
         output = await self.model.generate([to_chat_message(m) for m in messages], tools=infos, config=config)
         return to_completion(output, str(self.model), time.perf_counter() - t0)
+
+    def _headers(self, role: str | None) -> dict[str, str] | None:
+        """As from every statebox client, the role as the `x-statebox-role` header, added to the headers the
+        model would send anyway: a call's headers replace, not extend, the model's configuration's and,
+        for the model under evaluation, the eval's (`--extra-headers`), so those are repeated here."""
+        if not role:
+            return None
+        headers = dict(self.model.config.extra_headers or {})
+        if self.model is inspect_private.active_model():
+            headers.update(inspect_private.active_generate_config().extra_headers or {})
+        return {**headers, **(self.config.extra_headers or {}), ROLE_HEADER: role}
 
     def _tool_infos(self, tools: Iterable[ToolDef]) -> list[ToolInfo]:
         key = id(tools)

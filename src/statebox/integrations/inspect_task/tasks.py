@@ -2,7 +2,10 @@
 
 `inspect eval statebox/retail --model openai-api/local/my-model` (or this file's path with
 `@retail`) runs the retail suite; `-T tasks=retail-0*` selects tasks by glob (comma-separated),
-`-T epochs=3` repeats each, `statebox/suite -T name=builtin` runs any built-in suite by name.
+`-T epochs=3` repeats each, `statebox/suite -T name=builtin` runs any built-in suite by name, and
+`statebox/thinkingbox_bench -T data=CHECKOUT -T server_python=PY` runs ThinkingBox-Bench from a checkout.
+Model roles: `--model-role customer=...` plays the customer (statebox's LLM customer),
+`--model-role judge=...` judges the rubric questions.
 """
 
 from __future__ import annotations
@@ -10,32 +13,39 @@ from __future__ import annotations
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import Sample
 
+from statebox.integrations.inspect_task.errors import TaskArgumentError
 from statebox.integrations.inspect_task.runtime import SuiteRuntime
 from statebox.integrations.inspect_task.scorer import pass_tally, statebox_judge
 from statebox.integrations.inspect_task.solver import statebox_attempt
+from statebox.integrations.inspect_task.thinkingbox import open_thinkingbox
 from statebox.llm.client import make_client
-from statebox.suites import Suite, load_suite
+from statebox.runner.taskset import TaskSet
+from statebox.suites import load_suite
 
 
 def statebox_task(
-    suite: str | Suite,
+    suite: str | TaskSet,
     tasks: str | list[str] | None = None,
     epochs: int = 1,
     time_budget_s: float = 600.0,
     judge_model: str | None = None,
     base_url: str | None = None,
 ) -> Task:
-    """An Inspect task over a built-in suite (by name or loaded), optionally narrowed by task-id globs.
+    """An Inspect task over a suite (a built-in one by name, or any loaded one), optionally narrowed by
+    task-id globs.
 
-    `judge_model` (statebox's PROVIDER:MODEL, `base_url` for an openai: one) judges the rubric questions;
-    without it they are not judged, and every verdict document says so.
+    The `judge` model role judges the rubric questions; else `judge_model` (statebox's PROVIDER:MODEL,
+    `base_url` for an openai: one); without either they are not judged, and every verdict document says so.
     """
-    loaded = load_suite(suite) if isinstance(suite, str) else suite
+    try:
+        loaded = load_suite(suite) if isinstance(suite, str) else suite
+    except LookupError as e:
+        raise TaskArgumentError(f"statebox/suite: {e}") from None
     patterns = tasks.split(",") if isinstance(tasks, str) else tasks
     if patterns:
         loaded = loaded.select(patterns)
         if not loaded.tasks:
-            raise ValueError(f"suite {loaded.name!r}: no task matches {', '.join(patterns)}")
+            raise TaskArgumentError(f"suite {loaded.name!r}: no task matches {', '.join(patterns)}")
     judge = make_client(judge_model, base_url=base_url if judge_model.startswith("openai:") else None) \
         if judge_model else None  # fmt: skip
     runtime = SuiteRuntime(loaded, time_budget_s=time_budget_s, judge_client=judge)
@@ -69,6 +79,22 @@ def suite(
 ) -> Task:
     """Any built-in suite by name (a domain, or `builtin` for all of them); `-T judge_model=...` judges rubrics."""
     return statebox_task(name, tasks, epochs, time_budget_s, judge_model, base_url)
+
+
+@task
+def thinkingbox_bench(
+    data: str,
+    server_python: str | None = None,
+    tasks: str | None = None,
+    test_list: str | None = None,
+    epochs: int = 1,
+    time_budget_s: float = 600.0,
+    fork: bool = True,
+    typesense: str | None = None,
+) -> Task:
+    """ThinkingBox-Bench from a checkout of its data (`-T data=DIR`), its tool servers run by `server_python`."""
+    suite = open_thinkingbox(data, server_python, test_list=test_list, fork=fork, typesense=typesense)
+    return statebox_task(suite, tasks, epochs, time_budget_s)
 
 
 @task
