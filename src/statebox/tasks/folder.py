@@ -1,0 +1,101 @@
+"""A domain kept in a folder of its own (the user's repository), loaded by its path.
+
+The folder holds `domain.py`, which defines `DOMAIN` (usually with `statebox.kit.build_domain`),
+beside its own modules (tools, seed) and its `tasks/`. It is imported as a package under a name
+made from its resolved path, so two folders that both have a `tools.py` never meet in
+`sys.modules`, and nothing needs installing. A folder that cannot be loaded is a `DomainFolderError`
+whose message is one line naming the folder and the missing file or the failing line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import sys
+import traceback
+import types
+from pathlib import Path
+
+from statebox.tasks.domain import Domain
+from statebox.tasks.loader import TaskFileError
+from statebox.tasks.suite import Suite, load_suite
+
+DOMAIN_FILE = "domain.py"
+PACKAGE_PREFIX = "statebox_folder_"
+
+
+class DomainFolderError(ValueError):
+    """A folder that is not a loadable domain; the message is one line naming the folder and the file."""
+
+
+def is_folder_name(name: str) -> bool:
+    """Whether a suite argument names a folder: it has a path separator, or is an existing directory."""
+    return "/" in name or os.sep in name or name in (".", "..") or Path(name).expanduser().is_dir()
+
+
+def folder_path(name: str | Path) -> Path:
+    """The folder a suite argument names, absolute and resolved (the suite's name in a run's manifest)."""
+    return Path(name).expanduser().resolve()
+
+
+def package_name(folder: Path) -> str:
+    """The module name a folder's package is imported under: unique per resolved path."""
+    return PACKAGE_PREFIX + hashlib.sha256(str(folder).encode()).hexdigest()[:16]
+
+
+def load_folder_domain(folder: Path) -> Domain:
+    """The `DOMAIN` that `folder/domain.py` defines, imported once per folder and process."""
+    folder = folder_path(folder)
+    if not folder.is_dir():
+        raise DomainFolderError(f"{folder}: no such folder")
+    if not (folder / DOMAIN_FILE).is_file():
+        raise DomainFolderError(
+            f"{folder}: not a domain folder: no {DOMAIN_FILE} (`statebox new-domain NAME DIR` writes one)"
+        )
+    pkg = package_name(folder)
+    module = sys.modules.get(f"{pkg}.domain") or _import(folder, pkg)
+    domain = getattr(module, "DOMAIN", None)
+    if not isinstance(domain, Domain):
+        raise DomainFolderError(f"{folder / DOMAIN_FILE}: defines no DOMAIN (a Domain, e.g. from build_domain)")
+    return domain
+
+
+def load_folder_suite(folder: str | Path) -> Suite:
+    """The folder's domain as a suite named by the folder's resolved path, every task loaded."""
+    path = folder_path(folder)
+    domain = load_folder_domain(path)
+    try:
+        suite = load_suite(domain.name, {domain.name: domain})
+    except LookupError as e:
+        raise DomainFolderError(f"{path}: {e}") from None
+    return Suite(str(path), suite.tasks, suite.domains)
+
+
+def _import(folder: Path, pkg: str) -> types.ModuleType:
+    """Import `folder/domain.py` as `<pkg>.domain`; on failure leave none of the folder's modules behind."""
+    package = types.ModuleType(pkg, f"The domain folder {folder}")
+    package.__path__ = [str(folder)]
+    sys.modules[pkg] = package
+    try:
+        return importlib.import_module(f"{pkg}.domain")
+    except TaskFileError:
+        _forget(pkg)
+        raise
+    except Exception as e:  # the user's own code: any error it raises is reported in one line
+        _forget(pkg)
+        raise DomainFolderError(f"{folder / DOMAIN_FILE}: cannot load the domain: {_where(e, folder)}") from None
+
+
+def _forget(pkg: str) -> None:
+    for name in [n for n in sys.modules if n == pkg or n.startswith(pkg + ".")]:
+        del sys.modules[name]
+
+
+def _where(error: Exception, folder: Path) -> str:
+    """The error, and the last line of the folder's own code it passed through."""
+    text = f"{type(error).__name__}: {error}".splitlines()[0]
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if Path(f.filename).is_relative_to(folder)]
+    if isinstance(error, SyntaxError) and error.filename and error.lineno:
+        return f"{text} ({Path(error.filename).name} line {error.lineno})"
+    return f"{text} ({Path(frames[-1].filename).name} line {frames[-1].lineno})" if frames else text
