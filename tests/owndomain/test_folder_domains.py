@@ -90,3 +90,18 @@ def test_show_reopens_a_folder_run_from_anywhere(scaffold: Path, tmp_path: Path)
 def test_blind_review_works_on_a_folder(scaffold: Path) -> None:
     code, said = cli("review", str(scaffold), "upgrade_basic_to_plus", "--blind")
     assert code == 0 and "task: upgrade_basic_to_plus" in said and "change_plan" not in said, said[-1500:]
+
+
+def test_a_bug_in_a_tool_is_one_line_naming_the_file_line_and_task_in_validate_and_run(tmp_path: Path) -> None:
+    write_scaffold(NAME, tmp_path / "d")
+    tools = tmp_path / "d" / "tools.py"
+    tools.write_text(tools.read_text().replace("if PRICES[plan] >", "if PRICE[plan] >"))
+    bug = f"{tools.resolve()} line 39"
+    checked = statebox("validate", str(tmp_path / "d"))
+    assert checked.returncode == 2 and one_line(checked.stderr) == (
+        f"error: {bug}: task 'downgrade_family_to_basic_with_balance': NameError: name 'PRICE' is not defined"
+    ), checked.stderr
+    ran = statebox("run", str(tmp_path / "d"), "--agent", "reference", "--out", str(tmp_path / "run"))
+    assert ran.returncode == 2 and one_line(ran.stderr) == f"error: {bug}: NameError: name 'PRICE' is not defined", (
+        ran.stderr
+    )

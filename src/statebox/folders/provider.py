@@ -12,12 +12,41 @@ from typing import Any
 
 from statebox.runner.builtin import BuiltinSuites, read_test_list
 from statebox.tasks import Suite, TaskFileError
-from statebox.tasks.folder import DomainFolderError, folder_path, is_folder_name, load_folder_suite
-from statebox.tasks.provider import SuiteError, SuiteInfo
+from statebox.tasks.folder import (
+    DomainFolderError,
+    error_text,
+    failed_line,
+    folder_path,
+    is_folder_name,
+    load_folder_suite,
+)
+from statebox.tasks.provider import SuiteError, SuiteInfo, ValidationReport
 from statebox.tools.quoting import message_of
 
 
-class FolderPaths(BuiltinSuites):
+class _FolderValidation(BuiltinSuites):
+    """Validation as for a built-in domain; an error raised in the folder's own code (a tool's bug) is a
+    one-line SuiteError naming its file, line and task, not a traceback."""
+
+    def validate(self, suite: Suite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
+        done = 0
+
+        def counted() -> None:
+            nonlocal done
+            done += 1
+            on_done()
+
+        try:
+            return super().validate(suite, concurrency=concurrency, on_done=counted)
+        except Exception as e:
+            line = failed_line(e)
+            if line is None:
+                raise  # statebox's own: a traceback is the report
+            task = suite.tasks[done].id if done < len(suite.tasks) else "?"
+            raise SuiteError(f"{line[0]} line {line[1]}: task {task!r}: {error_text(e)}") from None
+
+
+class FolderPaths(_FolderValidation):
     """Every domain folder, named by its path (`./my_domain`, `/abs/path`); a suite is named by the resolved path.
 
     It lists none: `statebox suites` shows the registered suites, and a folder is read only when asked for.
@@ -36,7 +65,7 @@ class FolderPaths(BuiltinSuites):
         return _selected(load_folder_suite, name, patterns, test_list)
 
 
-class FolderSuite(BuiltinSuites):
+class FolderSuite(_FolderValidation):
     """One domain folder as the suite `name` (by default the folder's own name), for a package to publish."""
 
     def __init__(self, folder: str | Path, name: str | None = None):

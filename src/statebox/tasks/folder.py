@@ -94,8 +94,33 @@ def _forget(pkg: str) -> None:
 
 def _where(error: Exception, folder: Path) -> str:
     """The error, and the last line of the folder's own code it passed through."""
-    text = f"{type(error).__name__}: {error}".splitlines()[0]
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if Path(f.filename).is_relative_to(folder)]
+    text = error_text(error)
     if isinstance(error, SyntaxError) and error.filename and error.lineno:
         return f"{text} ({Path(error.filename).name} line {error.lineno})"
-    return f"{text} ({Path(frames[-1].filename).name} line {frames[-1].lineno})" if frames else text
+    line = failed_line(error, folder)
+    return f"{text} ({line[0].relative_to(folder)} line {line[1]})" if line else text
+
+
+def error_text(error: BaseException) -> str:
+    """`Type: message`, on one line."""
+    return (f"{type(error).__name__}: {error}".splitlines() or [type(error).__name__])[0]
+
+
+def failed_line(error: BaseException, folder: Path | None = None) -> tuple[Path, int] | None:
+    """The file and line of a domain folder's own code (`folder`'s, or any loaded one's) the error was last
+    raised through; None if it never was (an error of statebox's own)."""
+    folders = [folder_path(folder)] if folder is not None else _loaded_folders()
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if any(Path(f.filename).is_relative_to(d) for d in folders)]  # fmt: skip
+    return (Path(frames[-1].filename), frames[-1].lineno or 0) if frames else None
+
+
+def domain_code_error(error: BaseException) -> str | None:
+    """One line for an error raised in a loaded domain folder's code (`<file> line N: Type: message`), else None."""
+    line = failed_line(error)
+    return f"{line[0]} line {line[1]}: {error_text(error)}" if line else None
+
+
+def _loaded_folders() -> list[Path]:
+    return [Path(m.__path__[0]) for name, m in list(sys.modules.items())
+            if name.startswith(PACKAGE_PREFIX) and "." not in name and getattr(m, "__path__", None)]  # fmt: skip
