@@ -105,3 +105,11 @@ def test_a_bug_in_a_tool_is_one_line_naming_the_file_line_and_task_in_validate_a
     assert ran.returncode == 2 and one_line(ran.stderr) == f"error: {bug}: NameError: name 'PRICE' is not defined", (
         ran.stderr
     )
+
+
+def test_a_name_that_is_neither_a_suite_nor_a_folder_is_an_unknown_suite(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, said = cli("tasks", "acme_support")
+    assert code == 2 and one_line(said).startswith("error: unknown suite 'acme_support'; available: "), said
+    assert said.strip().endswith("or a domain folder's path"), said

@@ -4,6 +4,7 @@ the reference agent passes them all, doing nothing fails them all, and `serve` o
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import anyio
@@ -86,3 +87,11 @@ def test_without_a_folder_it_writes_into_a_new_one_named_for_the_domain(tmp_path
     done = statebox("new-domain", NAME, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / NAME / "domain.py").is_file() and f"statebox validate ./{NAME}" in done.stdout, done.stdout
+
+
+def test_the_scaffold_is_lint_clean_under_the_projects_own_rules(scaffold: Path) -> None:
+    ruff = Path(STATEBOX).with_name("ruff")
+    config = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    done = subprocess.run([str(ruff), "check", "--no-cache", "--config", str(config), str(scaffold)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
