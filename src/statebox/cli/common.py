@@ -33,11 +33,12 @@ def warn(message: str) -> None:
 def open_suite(name: str) -> Suite:
     """A suite on statebox's own world (demo, fake-model, review): a built-in one, or a domain folder by its path;
     else a one-line error."""
+    from statebox.runner.builtin import ALL_DOMAINS
     from statebox.tasks import TaskFileError, domain_names, load_suite
     from statebox.tasks.folder import DomainFolderError, is_folder_name, load_folder_suite
 
     try:
-        if is_folder_name(name) and name not in [*domain_names(), "builtin"]:
+        if is_folder_name(name) and name not in [*domain_names(), ALL_DOMAINS]:
             return load_folder_suite(name)
         return load_suite(name)
     except (LookupError, TaskFileError, DomainFolderError) as e:

@@ -110,9 +110,15 @@ def failed_line(error: BaseException, folder: Path | None = None) -> tuple[Path,
     """The file and line of a domain folder's own code (`folder`'s, or any loaded one's) the error was last
     raised through; None if it never was (an error of statebox's own)."""
     folders = [folder_path(folder)] if folder is not None else _loaded_folders()
-    frames = [f for f in traceback.extract_tb(error.__traceback__)
-              if any(Path(f.filename).is_relative_to(d) for d in folders)]  # fmt: skip
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if _own(Path(f.filename), folders)]
     return (Path(frames[-1].filename), frames[-1].lineno or 0) if frames else None
+
+
+def _own(file: Path, folders: list[Path]) -> bool:
+    """A file of a domain folder, not of statebox or an installed package (a folder may hold a virtualenv)."""
+    if file.is_relative_to(Path(__file__).parents[1]) or "site-packages" in file.parts:
+        return False
+    return any(file.is_relative_to(d) for d in folders)
 
 
 def domain_code_error(error: BaseException) -> str | None:
