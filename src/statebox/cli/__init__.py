@@ -87,6 +87,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Say how sessions are restored here and why, the SQLite on each side, the sandbox, Python and "
         "extras."
     )),
+    "new-domain": ("new_domain", (
+        "Write a working domain into a folder: policy, seed, two tools, three tasks that validate, a README."
+    )),
     "import": ("import_run", (
         "Replay every recorded attempt on fresh state, judge it as `statebox run` does, write a run "
         "directory."

@@ -18,7 +18,7 @@ from statebox.cli.options import SuiteOptions, command, open_task_set
 from statebox.suites.provider import SuiteError, SuiteInfo, SuiteProvider, suite_providers
 from statebox.tasks import TaskFileError
 
-SuiteArg = Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
+SuiteArg = Annotated[str, typer.Argument(help="A suite (`statebox suites`) or a domain folder.", show_default=False)]
 TasksOpt = Annotated[list[str] | None, typer.Option("--tasks", help="Task id glob (fnmatch); may repeat.")]
 TestListOpt = Annotated[Path | None, typer.Option("--test-list", help="YAML list of task ids.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]

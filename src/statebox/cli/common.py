@@ -31,13 +31,18 @@ def warn(message: str) -> None:
 
 
 def open_suite(name: str) -> Suite:
-    """A built-in suite (commands that run on statebox's own world: demo, fake-model), or a one-line error."""
+    """A suite on statebox's own world (demo, fake-model, review): a built-in one, or a domain folder by its path;
+    else a one-line error."""
+    from statebox.folders.folder import DomainFolderError, is_folder_name, load_folder_suite
     from statebox.suites import load_suite
-    from statebox.tasks import TaskFileError
+    from statebox.suites.builtin import ALL_DOMAINS
+    from statebox.tasks import TaskFileError, domain_names
 
     try:
+        if is_folder_name(name) and name not in [*domain_names(), ALL_DOMAINS]:
+            return load_folder_suite(name)
         return load_suite(name)
-    except (LookupError, TaskFileError) as e:
+    except (LookupError, TaskFileError, DomainFolderError) as e:
         fail(message_of(e))
 
 

@@ -160,7 +160,7 @@ def _reference_effects(suite: TaskSet, task_id: str) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class PlayOptions:
-    suite: Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
+    suite: Annotated[str, typer.Argument(help="A suite (`statebox suites`) or a domain folder.", show_default=False)]
     task_id: Annotated[str, typer.Argument(help="The task's id.", show_default=False)]
     as_: Annotated[Side, typer.Option("--as", help="The side you play.")] = "agent"
     model: Annotated[str | None, typer.Option(help="--as customer: the model agent that serves you.")] = None

@@ -31,7 +31,7 @@ DEFAULT_IDLE_TIMEOUT_S = 600.0  # the same as statebox.openenv.source's, without
 class OpenEnvOptions:
     """What `statebox openenv-serve` was given (the suite's own options aside)."""
 
-    suite: Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
+    suite: Annotated[str, typer.Argument(help="A suite (`statebox suites`) or a domain folder.", show_default=False)]
     host: Annotated[str, typer.Option(help="Address to bind (loopback by default; others need a token).")] = (
         "127.0.0.1"
     )

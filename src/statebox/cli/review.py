@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
 
 
 def review(
-    suite: Annotated[str, typer.Argument(help="A built-in suite (a domain, or builtin).", show_default=False)],
+    suite: Annotated[str, typer.Argument(help="A built-in domain, builtin, or a domain folder.", show_default=False)],
     task_ids: Annotated[
         list[str] | None, typer.Argument(help="Task ids (several at once).", show_default=False)
     ] = None,

@@ -41,4 +41,10 @@ def run(opts: RunOptions, suite_options: SuiteOptions) -> None:
     except KeyboardInterrupt:
         print_interrupted(opts.out, planned_attempts(config))
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    except Exception as e:
+        from statebox.folders.folder import domain_code_error
+
+        if (problem := domain_code_error(e)) is None:
+            raise  # statebox's own: a traceback is the report
+        fail(problem)  # a domain folder's own code (docs/your-own-domain.md)
     print_outcome(result, opts.out, resumed=opts.resume)

@@ -21,7 +21,7 @@ WORKERS_HELP = (
 class RunOptions:
     """What `statebox run` was given; choices and ranges are checked by typer before any of this is used."""
 
-    suite: Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
+    suite: Annotated[str, typer.Argument(help="A suite (`statebox suites`) or a domain folder.", show_default=False)]
     out: Annotated[Path, typer.Option("--out", help="Run directory (manifest.json, trials.jsonl, errors.jsonl).")]
     agent: Annotated[AgentKind, typer.Option(help="The agent under test.")] = "llm"
     model: Annotated[list[str] | None, typer.Option("--model", help="PROVIDER:MODEL; may repeat.")] = None

@@ -56,7 +56,7 @@ ReadTimeoutOpt = Annotated[
 class ServeOptions:
     """What `statebox serve` was given (the suite's own options aside)."""
 
-    suite: Annotated[str, typer.Argument(help="A suite (see `statebox suites`).", show_default=False)]
+    suite: Annotated[str, typer.Argument(help="A suite (`statebox suites`) or a domain folder.", show_default=False)]
     task_id: Annotated[str, typer.Argument(help="The task to serve an attempt of.", show_default=False)]
     http: Annotated[str | None, typer.Option("--http", help="HOST:PORT: serve over streamable HTTP at /mcp.")] = None
     out: Annotated[Path | None, typer.Option(help="Where to write the effects and verdict when the attempt ends.")] = (

@@ -86,6 +86,11 @@ class SuiteProvider(ABC, Generic[S]):
     def validate(self, suite: S, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """Check every task of an opened suite; `on_done` is called once per task checked."""
 
+    def opens(self, name: str) -> bool:
+        """Whether this provider opens `name` though `names()` does not list it (e.g. a domain folder's path);
+        asked only when no provider lists the name."""
+        return False
+
     def run_options(self, manifest: Mapping[str, Any]) -> tuple[dict[str, Any], Path | None]:
         """The options and test list a run was made with, from its manifest, to open its suite again
         when the user gives none (e.g. `statebox show RUN TASK`); a provider without options has none."""
@@ -102,12 +107,15 @@ def suite_providers() -> list[SuiteProvider[Any]]:
 
 
 def provider_for(name: str, providers: list[SuiteProvider[Any]]) -> SuiteProvider[Any]:
-    """The provider that opens suite `name`; a SuiteError lists the suites there are."""
+    """The provider that lists suite `name`, else one that opens it unlisted; a SuiteError lists the suites."""
     for provider in providers:
         if name in provider.names():
             return provider
+    for provider in providers:
+        if provider.opens(name):
+            return provider
     known = ", ".join(sorted(n for p in providers for n in p.names()))
-    raise SuiteError(f"unknown suite {name!r}; available: {known} (see `statebox suites`)")
+    raise SuiteError(f"unknown suite {name!r}; available: {known} (see `statebox suites`), or a domain folder's path")
 
 
 def provider_opener(options: Mapping[str, Any]) -> Callable[[str], TaskSet]:
