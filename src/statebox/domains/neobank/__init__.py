@@ -6,13 +6,12 @@ from pathlib import Path
 
 from statebox.domains.neobank.seed import NOW, seed
 from statebox.domains.neobank.tools import ALL_TOOLS
-from statebox.kit import build_domain, customer_side, email_ledger, handoff_ledger, helpdesk
-from statebox.world import Sequence, TableSpec
+from statebox.kit import OwnWorld, build_domain, customer_side, email_ledger, handoff_ledger, helpdesk, id_sequences
+from statebox.world import TableSpec
 
-HERE = Path(__file__).parent
 AUDITED = frozenset({"updated_at"})
 
-TABLES = {t.name: t for t in [
+TABLES = [
     TableSpec("customers", dont_care=AUDITED),
     TableSpec("accounts", dont_care=AUDITED),
     TableSpec("cards", dont_care=AUDITED),
@@ -26,34 +25,21 @@ TABLES = {t.name: t for t in [
     TableSpec("identity_checks", ledger=True, ignored=True),
     TableSpec("plan_changes", ledger=True),
     TableSpec("kyc_upgrades", ledger=True),
-]}
+]
 
 # Seed ids stay below these starts; task rows use the 9xxxx ranges (see AUTHORING.md).
-SEQUENCES = {
-    "transactions": Sequence("TXN-", 500001),
-    "cards": Sequence("CRD-", 50001),
-    "disputes": Sequence("DSP-", 50001),
-    "chargebacks": Sequence("CHB-", 50001),
-    "fee_refunds": Sequence("FRF-", 50001),
-    "recalls": Sequence("RCL-", 50001),
-    "identity_checks": Sequence("IDC-", 50001),
-    "plan_changes": Sequence("PLC-", 50001),
-    "kyc_upgrades": Sequence("KYU-", 50001),
-}
+SEQUENCES = id_sequences(
+    50001, transactions=("TXN-", 500001), cards="CRD-", disputes="DSP-", chargebacks="CHB-", fee_refunds="FRF-",
+    recalls="RCL-", identity_checks="IDC-", plan_changes="PLC-", kyc_upgrades="KYU-",
+)
 
 DOMAIN = build_domain(
-    name="neobank",
+    Path(__file__).parent,
     description="Nimbus, an app-only bank's support desk: identity by one-time code or private facts, card "
     "freezes and replacements, disputes with time limits and provisional credit, transfer limits by "
     "verification level, held payments and scams, goodwill fee refunds, plan changes and fraud holds.",
-    now=NOW,
-    ddl=(HERE / "schema.sql").read_text(encoding="utf-8"),
-    seed=seed,
-    tables=TABLES,
-    sequences=SEQUENCES,
+    world=OwnWorld(NOW, seed, TABLES, SEQUENCES),
     tools=ALL_TOOLS,
-    policy=(HERE / "policy.md").read_text(encoding="utf-8"),
-    task_dir=HERE / "tasks",
     components=[
         helpdesk(requester_table="customers", requester_prefix="CUS", reference_table="accounts",
                  reference_column="account_id", reference_prefix="ACC",
