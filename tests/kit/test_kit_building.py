@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from kitdemo import DOMAIN, HERE as KITDEMO, NOW, seed
-from statebox.kit import OwnWorld, SeedRows, build_domain, id_sequences, insert_rows
-from statebox.world import Sequence
+from statebox.kit import OwnWorld, SeedRows, build_domain, id_sequences, insert_rows, lookup, table_specs
+from statebox.tools import NotFound
+from statebox.world import Sequence, Session, TableSpec
 
 
 def test_a_domain_is_named_after_its_folder_and_reads_its_schema_policy_and_tasks() -> None:
@@ -57,3 +58,23 @@ def test_insert_rows_inserts_tables_in_order_with_the_first_row_s_columns() -> N
     insert_rows(conn, rows.rows)
     assert conn.execute("SELECT id, name FROM people ORDER BY rowid").fetchall() == [("P-1", "Ada L."), ("P-2", "Bo")]
     assert conn.execute("SELECT id, owner FROM pets").fetchall() == [("T-1", "P-2")]
+
+
+def test_a_lookup_finds_the_row_by_the_id_as_typed_or_names_the_row_and_the_hint() -> None:
+    session = Session(DOMAIN.build_snapshot())
+    member_row = lookup("members", "MEM", "member ids look like MEM-1.")
+    assert member_row(session, " mem-1 ")["name"] == "Ada Byron"
+    with pytest.raises(NotFound) as missing:
+        member_row(session, "MEM-404")
+    assert (str(missing.value), missing.value.hint) == ("no member with id 'MEM-404'.", "member ids look like MEM-1.")
+
+
+def test_a_lookup_calls_a_row_by_the_table_s_name_in_the_singular_unless_told() -> None:
+    assert [lookup(t, "X", "").what for t in ("claim_lines", "policies", "software")] == [
+        "claim line", "policy", "software"]
+    assert lookup("software", "SW", "", what="software title").what == "software title"
+
+
+def test_table_specs_give_several_tables_the_same_options_in_order() -> None:
+    assert table_specs("refunds", "charges", ledger=True) == [TableSpec("refunds", ledger=True),
+                                                               TableSpec("charges", ledger=True)]

@@ -50,19 +50,13 @@ class DomainRules:
     identity_tools: Iterable[str] = ()
 
 
-def id_sequences(start: int, **prefixes: str | tuple[str, int]) -> dict[str, Sequence]:
-    """One id sequence per table, in the order given, from `start` unless a table gives its own:
-    id_sequences(50001, cards="CRD-", transactions=("TXN-", 500001)) ids CRD-50001... and TXN-500001..."""
-    return {table: Sequence(*p) if isinstance(p, tuple) else Sequence(p, start) for table, p in prefixes.items()}
-
-
 def build_domain(
     folder: Path,
-    *,
-    description: str,
     world: OwnWorld,
     tools: Iterable[Tool],
     components: Iterable[Component] = (),
+    *,
+    description: str,
     rules: DomainRules = DomainRules(),
     name: str | None = None,
 ) -> Domain:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 Row = dict[str, Any]
@@ -32,6 +33,12 @@ class SeedRows:
         n = self._next.get(prefix, start)
         self._next[prefix] = n + 1
         return f"{prefix}{n}"
+
+    def run(self, *steps: Callable[[], object]) -> Rows:
+        """Every row, once the build steps have run in the order given (each adds its tables' rows)."""
+        for step in steps:
+            step()
+        return self.rows
 
 
 def insert_rows(conn: sqlite3.Connection, rows: Rows) -> None:

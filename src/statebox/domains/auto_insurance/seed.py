@@ -282,7 +282,4 @@ class BookSeed(SeedRows):
 def seed(conn: sqlite3.Connection) -> None:
     """Insert the whole book: reference data, policyholders, policies, vehicles, billing, claims."""
     book = BookSeed()
-    book.build_reference()
-    book.build_book()
-    book.build_claims()
-    insert_rows(conn, book.rows)
+    insert_rows(conn, book.run(book.build_reference, book.build_book, book.build_claims))

@@ -261,12 +261,8 @@ class FirmSeed(SeedRows):
                                             "created_at": f"{d(spent + timedelta(days=3))}T12:00:00+00:00"})
 
     def build(self) -> Rows:
-        self.reference()
-        self.people_and_accounts()
-        self.engagements()
-        self.devices_and_grants()
-        self.history()
-        return self.rows
+        return self.run(self.reference, self.people_and_accounts, self.engagements, self.devices_and_grants,
+                        self.history)
 
 
 def seed(conn: sqlite3.Connection) -> None:

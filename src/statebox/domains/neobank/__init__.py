@@ -6,25 +6,36 @@ from pathlib import Path
 
 from statebox.domains.neobank.seed import NOW, seed
 from statebox.domains.neobank.tools import ALL_TOOLS
-from statebox.kit import OwnWorld, build_domain, customer_side, email_ledger, handoff_ledger, helpdesk, id_sequences
+from statebox.kit import (
+    OwnWorld,
+    build_domain,
+    customer_side,
+    email_ledger,
+    handoff_ledger,
+    helpdesk,
+    id_sequences,
+    table_specs,
+)
 from statebox.world import TableSpec
+
+HERE = Path(__file__).parent
+DESCRIPTION = (
+    "Nimbus, an app-only bank's support desk: identity by one-time code or private facts, card "
+    "freezes and replacements, disputes with time limits and provisional credit, transfer limits by "
+    "verification level, held payments and scams, goodwill fee refunds, plan changes and fraud holds."
+)
 
 AUDITED = frozenset({"updated_at"})
 
 TABLES = [
-    TableSpec("customers", dont_care=AUDITED),
-    TableSpec("accounts", dont_care=AUDITED),
-    TableSpec("cards", dont_care=AUDITED),
+    *table_specs("customers", "accounts", "cards", dont_care=AUDITED),
     TableSpec("transactions", dont_care=AUDITED, free_text=frozenset({"description"})),
     TableSpec("disputes", dont_care=AUDITED, free_text=frozenset({"details"})),
-    TableSpec("chargebacks", ledger=True),
-    TableSpec("fee_refunds", ledger=True),
-    TableSpec("recalls", ledger=True),
+    *table_specs("chargebacks", "fee_refunds", "recalls", ledger=True),
     # A passed check is judged on the trace (trace_checks.yaml), so an agent that verifies before a refusal,
     # or twice, makes no mistake; a failed check counts on the profile (customers.failed_identity_checks).
     TableSpec("identity_checks", ledger=True, ignored=True),
-    TableSpec("plan_changes", ledger=True),
-    TableSpec("kyc_upgrades", ledger=True),
+    *table_specs("plan_changes", "kyc_upgrades", ledger=True),
 ]
 
 # Seed ids stay below these starts; task rows use the 9xxxx ranges (see AUTHORING.md).
@@ -33,23 +44,17 @@ SEQUENCES = id_sequences(
     recalls="RCL-", identity_checks="IDC-", plan_changes="PLC-", kyc_upgrades="KYU-",
 )
 
-DOMAIN = build_domain(
-    Path(__file__).parent,
-    description="Nimbus, an app-only bank's support desk: identity by one-time code or private facts, card "
-    "freezes and replacements, disputes with time limits and provisional credit, transfer limits by "
-    "verification level, held payments and scams, goodwill fee refunds, plan changes and fraud holds.",
-    world=OwnWorld(NOW, seed, TABLES, SEQUENCES),
-    tools=ALL_TOOLS,
-    components=[
-        helpdesk(requester_table="customers", requester_prefix="CUS", reference_table="accounts",
-                 reference_column="account_id", reference_prefix="ACC",
-                 hold_reasons=("chargeback_pending", "recall_pending"), list_tool="list_customer_tickets"),
-        email_ledger(recipient_table="customers", recipient_prefix="CUS",
-                     templates={"statement": ("accounts", "account"),
-                                "closure_confirmation": ("accounts", "account")}),
-        handoff_ledger(teams=("fraud_team", "account_security", "compliance", "financial_support", "complaints")),
-        customer_side(owner_table="customers", owner_prefix="CUS", codes_judged_on="trace"),
-    ],
-)
+COMPONENTS = [
+    helpdesk(requester_table="customers", requester_prefix="CUS", reference_table="accounts",
+             reference_column="account_id", reference_prefix="ACC",
+             hold_reasons=("chargeback_pending", "recall_pending"), list_tool="list_customer_tickets"),
+    email_ledger(recipient_table="customers", recipient_prefix="CUS",
+                 templates={"statement": ("accounts", "account"),
+                            "closure_confirmation": ("accounts", "account")}),
+    handoff_ledger(teams=("fraud_team", "account_security", "compliance", "financial_support", "complaints")),
+    customer_side(owner_table="customers", owner_prefix="CUS", codes_judged_on="trace"),
+]
+
+DOMAIN = build_domain(HERE, OwnWorld(NOW, seed, TABLES, SEQUENCES), ALL_TOOLS, COMPONENTS, description=DESCRIPTION)
 
 __all__ = ["DOMAIN"]

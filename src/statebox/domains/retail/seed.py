@@ -274,10 +274,7 @@ class ShopSeed(SeedRows):
 def build_rows() -> Rows:
     """All seed rows, by table. The same every time."""
     shop = ShopSeed()
-    shop.build_catalog()
-    shop.build_customers()
-    shop.build_orders()
-    return shop.rows
+    return shop.run(shop.build_catalog, shop.build_customers, shop.build_orders)
 
 
 def seed(conn: sqlite3.Connection) -> None:

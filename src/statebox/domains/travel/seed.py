@@ -288,11 +288,7 @@ WAIVERS: tuple[dict[str, str], ...] = (
 def build_rows() -> Rows:
     """All seed rows, by table. The same every time."""
     s = TravelSeed()
-    s.build_network()
-    s.build_travellers()
-    s.build_bookings()
-    s.build_extras()
-    return s.rows
+    return s.run(s.build_network, s.build_travellers, s.build_bookings, s.build_extras)
 
 
 def seed(conn: sqlite3.Connection) -> None:
