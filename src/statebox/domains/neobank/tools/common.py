@@ -79,3 +79,17 @@ def current_account_of(db: Session, customer_id: str) -> Row:
     if row is None:
         raise PreconditionFailed(f"customer {customer_id} has no active current account of their own.")
     return row
+
+
+def current_and_payee(db: Session, account_id: str, payee_id: str, *, pot_error: str, payee_error: str,
+                      hint: str | None = None) -> tuple[Row, Row]:
+    """An active current account and an active saved payee of its holders; a pot or another's payee is refused
+    with the caller's words (`pot_error`, `payee_error`: formats of the account's and the payee's id)."""
+    a = account_row(db, account_id)
+    active_account(a)
+    if a["kind"] != "current":
+        raise PreconditionFailed(pot_error.format(a["id"]))
+    p = payee_row(db, payee_id)
+    if p["customer_id"] not in holders(a) or p["status"] != "active":
+        raise PreconditionFailed(payee_error.format(p["id"]), hint=hint)
+    return a, p
