@@ -27,10 +27,10 @@ def test_a_folder_without_a_policy_is_refused_in_one_line_naming_the_file(tmp_pa
         build_domain(tmp_path, description="", world=OwnWorld(NOW, seed), tools=[])
 
 
-def test_the_world_s_ddl_replaces_the_folder_s_schema(tmp_path: Path) -> None:
+def test_the_world_s_ddl_replaces_the_folder_s_schema_and_a_folder_may_be_a_string(tmp_path: Path) -> None:
     shutil.copy(KITDEMO / "policy.md", tmp_path / "policy.md")
     ddl = "CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT);"
-    built = build_domain(tmp_path, name="notes", description="", world=OwnWorld(NOW, ddl=ddl), tools=[])
+    built = build_domain(str(tmp_path), name="notes", description="", world=OwnWorld(NOW, ddl=ddl), tools=[])
     assert (built.name, built.world.ddl.split("\n")[0]) == ("notes", ddl)
 
 

@@ -51,7 +51,7 @@ class DomainRules:
 
 
 def build_domain(
-    folder: Path,
+    folder: Path | str,
     world: OwnWorld,
     tools: Iterable[Tool],
     components: Iterable[Component] = (),
@@ -66,6 +66,7 @@ def build_domain(
     The domain is named after its folder unless `name` is given. The components' tools are helpdesk tools,
     their code tools and the checks' `verified_by` tools identity tools.
     """
+    folder = Path(folder)
     name = name or folder.name
     parts = list(components)
     policy = _read(folder, "policy.md", name)
