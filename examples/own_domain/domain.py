@@ -2,22 +2,18 @@
 
 from pathlib import Path
 
-from statebox.kit import build_domain
+from statebox.kit import OwnWorld, build_domain
 
 from .seed import DDL, NOW, SEQUENCES, TABLES, seed
 from .tools import TOOLS
 
 HERE = Path(__file__).parent
 
+# The folder's policy.md and tasks/ are read by build_domain; its tables come from seed.py's DDL.
 DOMAIN = build_domain(
+    HERE,
+    OwnWorld(NOW, seed, TABLES, SEQUENCES, ddl=DDL),
+    TOOLS,
     name="riverside_climbing",
     description="Riverside Climbing, a climbing gym's membership desk: plans, payments, freezes and class bookings.",
-    now=NOW,
-    ddl=DDL,
-    seed=seed,
-    tables=TABLES,
-    sequences=SEQUENCES,
-    tools=TOOLS,
-    policy=(HERE / "policy.md").read_text(encoding="utf-8"),
-    task_dir=HERE / "tasks",
 )

@@ -43,12 +43,12 @@ CREATE TABLE payments (
 """
 
 HALF_CENT = 0.005
-TABLES = {t.name: t for t in [
+TABLES = [
     TableSpec("members", dont_care=frozenset({"updated_at"}), tolerance={"balance": HALF_CENT}),
     TableSpec("classes"),
     TableSpec("bookings", dont_care=frozenset({"created_at", "updated_at"}), tolerance={"late_fee": HALF_CENT}),
     TableSpec("payments", ledger=True, dont_care=frozenset({"paid_at"}), tolerance={"amount": HALF_CENT}),
-]}
+]
 # Ids the tools generate; seed and task rows stay below them (tasks use the 9xxx ranges).
 SEQUENCES = {"bookings": Sequence("BKG-", 50001), "payments": Sequence("PAY-", 50001)}
 

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from kitdemo import DDL, NOW, POLICY, change_street, seed, withdraw
+from kitdemo import HERE as KITDEMO, NOW, change_street, seed, withdraw
 from statebox.judge.validation import validate_task
-from statebox.kit import build_domain, customer_side
+from statebox.kit import DomainRules, OwnWorld, build_domain, customer_side
 from statebox.suites import Suite
 from statebox.tasks import Task
 from statebox.world import TableSpec
 
 DOMAIN = build_domain(
-    name="kitcodes", description="kit demo with codes judged on the trace", now=NOW, ddl=DDL, seed=seed,
-    tables={"enrolments": TableSpec("enrolments", primary_key=("member_id", "course"))}, sequences={},
-    tools=[change_street, withdraw], policy=POLICY, task_dir=Path("/nonexistent"),
+    KITDEMO, name="kitcodes", description="kit demo with codes judged on the trace",
+    world=OwnWorld(NOW, seed, [TableSpec("enrolments", primary_key=("member_id", "course"))]),
+    tools=[change_street, withdraw],
     components=[customer_side(owner_table="members", owner_prefix="MEM", owner_arg="member_id",
                               codes_judged_on="trace")],
-    trace_checks=[],
+    rules=DomainRules(trace_checks=[]),
 )
 CODE = "870706"
 

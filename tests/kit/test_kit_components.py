@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from kitdemo import DDL, DOMAIN, NOW, POLICY, seed
-from statebox.kit import build_domain, helpdesk
+from kitdemo import DOMAIN, HERE as KITDEMO, NOW, seed
+from statebox.kit import OwnWorld, build_domain, helpdesk
 from statebox.suites import Suite
 from statebox.world import Session
 
@@ -26,8 +26,8 @@ def test_a_domain_gets_every_component_tool_and_the_policy_search() -> None:
 
 def test_two_components_declaring_one_table_are_refused(tmp_path: Any) -> None:
     with pytest.raises(ValueError, match="table 'tickets' is declared twice"):
-        build_domain(name="x", description="", now=NOW, ddl=DDL, tables={}, sequences={}, tools=[], policy=POLICY,
-                     task_dir=tmp_path, seed=seed, components=[helpdesk(), helpdesk()])
+        build_domain(KITDEMO, name="x", description="", world=OwnWorld(NOW, seed), tools=[],
+                     components=[helpdesk(), helpdesk()])
 
 
 def test_configured_tools_take_the_domain_s_argument_names_and_choices() -> None:

@@ -6,37 +6,25 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-from statebox.kit import build_domain, customer_side, email_ledger, fetch, handoff_ledger, helpdesk, money, normalize_id
+from statebox.kit import (
+    OwnWorld,
+    build_domain,
+    customer_side,
+    email_ledger,
+    fetch,
+    handoff_ledger,
+    helpdesk,
+    money,
+    normalize_id,
+)
 from statebox.tools import PreconditionFailed, tool
 from statebox.world import Row, Session, TableSpec
 
 HERE = Path(__file__).parent
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
-DDL = """
-CREATE TABLE members (
-    id TEXT PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL, phone TEXT, street TEXT NOT NULL,
-    verified INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE enrolments (
-    member_id TEXT NOT NULL, course TEXT NOT NULL, fee REAL NOT NULL, status TEXT NOT NULL,
-    PRIMARY KEY (member_id, course)
-);
-"""
-
-POLICY = """# Kit demo policy
-
-Now is 2026-03-02 09:00 UTC.
-
-## 1. Verifying identity
-Before changing a member's address, text a one-time code to the phone on file and check it.
-
-## 2. Address changes
-Write the street exactly as the member dictates it.
-
-## 3. Course fees
-A withdrawal refunds 80% of the fee, rounded half-up to the cent.
-"""
+DDL = (HERE / "schema.sql").read_text(encoding="utf-8")
+POLICY = (HERE / "policy.md").read_text(encoding="utf-8")
 
 
 def seed(conn: sqlite3.Connection) -> None:
@@ -77,19 +65,13 @@ def withdraw(db: Session, member_id: str, course: str) -> Row:
 
 
 DOMAIN = build_domain(
-    name="kitdemo",
+    HERE,
     description="A kit-only test domain.",
-    now=NOW,
-    ddl=DDL,
-    seed=seed,
-    tables={
-        "members": TableSpec("members", normalized=frozenset({"street"})),
-        "enrolments": TableSpec("enrolments", primary_key=("member_id", "course"), tolerance={"fee": 0.005}),
-    },
-    sequences={},
+    world=OwnWorld(NOW, seed, [
+        TableSpec("members", normalized=frozenset({"street"})),
+        TableSpec("enrolments", primary_key=("member_id", "course"), tolerance={"fee": 0.005}),
+    ]),
     tools=[change_street, withdraw],
-    policy=POLICY,
-    task_dir=HERE / "tasks",
     components=[
         helpdesk(requester_table="members", requester_prefix="MEM", requester_arg="member_id",
                  hold_reasons=("registrar",), list_tool="list_member_tickets"),

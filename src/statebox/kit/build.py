@@ -1,9 +1,11 @@
-"""build_domain: a domain from its own tables and tools plus the kit components it composes."""
+"""build_domain: a domain from its folder (schema, policy, tasks, trace checks), its own tables and tools, and
+the kit components it composes."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
@@ -19,69 +21,111 @@ from statebox.world import Sequence, TableSpec, WorldSpec
 T = TypeVar("T")
 
 
-def build_domain(
-    *,
-    name: str,
-    description: str,
-    now: datetime,
-    ddl: str,
-    tables: dict[str, TableSpec],
-    sequences: dict[str, Sequence],
-    tools: Iterable[Tool],
-    policy: str,
-    task_dir: Path,
-    seed: Seeder | None = None,
-    components: Iterable[Component] = (),
-    checks: Iterable[Callable[[Task], list[str]]] = (),
-    trace_checks: Iterable[TraceCheck] | Path | None = None,
-    helpdesk_tools: Iterable[str] = (),
-    identity_tools: Iterable[str] = (),
-) -> Domain:
-    """The Domain: DDL, specs, sequences and tools merged (names must not clash), the policy searchable.
+@dataclass(frozen=True)
+class OwnWorld:
+    """A domain's own part of its world: the frozen clock, the seed, its tables' judging specs, its id sequences.
 
-    `trace_checks` judge every task's trace: a list, or a YAML file of them (by default the
-    domain folder's `trace_checks.yaml`, when it exists). The components' tools are helpdesk tools, their
-    code tools and the checks' `verified_by` tools identity tools; `helpdesk_tools` and `identity_tools` add
-    the domain's own (for the suite's shape, judge/shape).
+    `tables` are TableSpecs (a table without one is judged with the defaults); `ddl` replaces the folder's
+    schema.sql when given.
     """
+
+    now: datetime
+    seed: Seeder | None = None
+    tables: Iterable[TableSpec] = ()
+    sequences: Mapping[str, Sequence] = field(default_factory=dict)
+    ddl: str | None = None
+
+
+@dataclass(frozen=True)
+class DomainRules:
+    """What judges a domain beyond its end state, and how its tools count for the suite's shape (judge/shape).
+
+    `trace_checks`: a list, or a YAML file of them; by default the folder's `trace_checks.yaml` when it exists.
+    `helpdesk_tools` and `identity_tools` add the domain's own to those the components and checks imply.
+    """
+
+    checks: Iterable[Callable[[Task], list[str]]] = ()
+    trace_checks: Iterable[TraceCheck] | Path | None = None
+    helpdesk_tools: Iterable[str] = ()
+    identity_tools: Iterable[str] = ()
+
+
+def build_domain(
+    folder: Path | str,
+    world: OwnWorld,
+    tools: Iterable[Tool],
+    components: Iterable[Component] = (),
+    *,
+    description: str,
+    rules: DomainRules = DomainRules(),
+    name: str | None = None,
+) -> Domain:
+    """The Domain in `folder`: its schema.sql, policy.md (made searchable), tasks/ and trace_checks.yaml, with
+    the world's tables, sequences and the tools merged with the components' (names must not clash).
+
+    The domain is named after its folder unless `name` is given. The components' tools are helpdesk tools,
+    their code tools and the checks' `verified_by` tools identity tools.
+    """
+    folder = Path(folder)
+    name = name or folder.name
     parts = list(components)
+    policy = _read(folder, "policy.md", name)
+    ddl = world.ddl if world.ddl is not None else _read(folder, "schema.sql", name)
+    spec = _world(name, ddl, policy, world, parts)
+    agent_tools, customer_tools = _toolsets(name, list(tools), parts)
+    declared = _trace_checks(folder, rules.trace_checks)
+    helpdesk, identity = _record_keeping(parts, declared, rules.helpdesk_tools, rules.identity_tools)
+    unknown = sorted((helpdesk | identity) - set(agent_tools.names))
+    if unknown:
+        raise ValueError(f"domain {name!r}: helpdesk or identity tools {unknown} are not among its tools")
+    return Domain(name=name, world=spec, tools=agent_tools, policy=policy,
+                  task_dir=folder / "tasks", description=description, checks=list(rules.checks),
+                  customer_tools=customer_tools, trace_checks=declared, helpdesk_tools=helpdesk,
+                  identity_tools=identity)
+
+
+def _read(folder: Path, file: str, domain: str) -> str:
+    try:
+        return (folder / file).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"domain {domain!r}: cannot read {folder / file} ({e.strerror or e})") from None
+
+
+def _world(name: str, ddl: str, policy: str, own: OwnWorld, parts: list[Component]) -> WorldSpec:
+    """The world spec: the domain's DDL, specs and sequences, then every component's, then the policy index."""
     sections = policy_sections(policy)
     if not sections:
         raise ValueError(f"domain {name!r}: the policy has no '## N. Title' sections to search")
-    all_tables = _merge("table", name, [tables, *(c.tables for c in parts)])
-    all_sequences = _merge("sequence", name, [sequences, *(c.sequences for c in parts)])
-    agent_tools = [*tools, *(t for c in parts for t in c.tools)]
-    if "search_policy" not in {t.name for t in agent_tools}:
-        agent_tools.append(search_policy_tool())
-    _unique_tools(name, agent_tools)
-    customer_tools = [t for c in parts for t in c.customer_tools]
-    _unique_tools(name, customer_tools)
-    seeders = [s for s in [seed, *(c.seed for c in parts)] if s is not None]
+    tables = _merge("table", name, [{t.name: t for t in own.tables}, *(c.tables for c in parts)])
+    sequences = _merge("sequence", name, [dict(own.sequences), *(c.sequences for c in parts)])
+    seeders = [s for s in [own.seed, *(c.seed for c in parts)] if s is not None]
 
     def seed_all(conn: sqlite3.Connection) -> None:
         for s in seeders:
             s(conn)
         add_entries(conn, sections)
 
-    world = WorldSpec(
-        name=name,
-        ddl="\n".join([ddl, *(c.ddl for c in parts), INDEX_DDL]),
-        tables=all_tables,
-        now=now,
-        seed=seed_all,
-        sequences=all_sequences,
-    )
-    default_checks = task_dir.parent / "trace_checks.yaml"
-    if trace_checks is None:
-        trace_checks = default_checks if default_checks.is_file() else []
-    declared = load_trace_checks(trace_checks) if isinstance(trace_checks, Path) else list(trace_checks)
-    helpdesk, identity = _record_keeping(parts, declared, helpdesk_tools, identity_tools)
-    unknown = sorted((helpdesk | identity) - {t.name for t in agent_tools})
-    if unknown:
-        raise ValueError(f"domain {name!r}: helpdesk or identity tools {unknown} are not among its tools")
-    return Domain(name=name, world=world, tools=Toolset(agent_tools), policy=policy, task_dir=task_dir,
-                  description=description, checks=list(checks), customer_tools=Toolset(customer_tools),
-                  trace_checks=declared, helpdesk_tools=helpdesk, identity_tools=identity)
+    return WorldSpec(name=name, ddl="\n".join([ddl, *(c.ddl for c in parts), INDEX_DDL]), tables=tables,
+                     now=own.now, seed=seed_all, sequences=sequences)
+
+
+def _toolsets(name: str, tools: list[Tool], parts: list[Component]) -> tuple[Toolset, Toolset]:
+    """The agent's tools (the domain's, the components', and search_policy unless the domain has its own) and
+    the simulated customer's."""
+    agent_tools = [*tools, *(t for c in parts for t in c.tools)]
+    if "search_policy" not in {t.name for t in agent_tools}:
+        agent_tools.append(search_policy_tool())
+    customer_tools = [t for c in parts for t in c.customer_tools]
+    _unique_tools(name, agent_tools)
+    _unique_tools(name, customer_tools)
+    return Toolset(agent_tools), Toolset(customer_tools)
+
+
+def _trace_checks(folder: Path, given: Iterable[TraceCheck] | Path | None) -> list[TraceCheck]:
+    if given is None:
+        default = folder / "trace_checks.yaml"
+        given = default if default.is_file() else []
+    return load_trace_checks(given) if isinstance(given, Path) else list(given)
 
 
 def _record_keeping(

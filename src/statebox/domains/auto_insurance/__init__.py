@@ -6,13 +6,18 @@ from pathlib import Path
 
 from statebox.domains.auto_insurance.seed import NOW, seed
 from statebox.domains.auto_insurance.tools import ALL_TOOLS
-from statebox.kit import build_domain, customer_side, email_ledger, handoff_ledger, helpdesk
-from statebox.world import Sequence, TableSpec
+from statebox.kit import OwnWorld, build_domain, customer_side, email_ledger, handoff_ledger, helpdesk, id_sequences
+from statebox.world import TableSpec
 
 HERE = Path(__file__).parent
+DESCRIPTION = (
+    "Cedarline Auto Insurance, a personal auto insurer's service desk: policies, drivers and "
+    "vehicles, coverages and deductibles, endorsements with prorated premium, billing and reinstatement, "
+    "cancellations, and claims from first notice of loss to payment, rental, total loss and subrogation."
+)
 
 _ADDRESS = frozenset({"line1", "city", "postal_code"})
-TABLES = {t.name: t for t in [
+TABLES = [
     TableSpec("policyholders", normalized=_ADDRESS, dont_care=frozenset({"updated_at"})),
     TableSpec("policies", free_text=frozenset({"cancel_reason"}), dont_care=frozenset({"updated_at"})),
     TableSpec("vehicles", normalized=frozenset({"garaging_line1", "garaging_city", "garaging_postal_code",
@@ -31,50 +36,29 @@ TABLES = {t.name: t for t in [
     TableSpec("billing_payments", ledger=True, tolerance={"amount": 0.005}),
     TableSpec("premium_refunds", ledger=True, tolerance={"amount": 0.005}),
     TableSpec("claim_payments", ledger=True, tolerance={"amount": 0.005}),
-]}
+]
 
 # Seed ids stay below these starts; task rows use the 9xxxx ranges (see AUTHORING.md).
-SEQUENCES = {
-    "drivers": Sequence("DRV-", 50001),
-    "vehicles": Sequence("VEH-", 50001),
-    "coverages": Sequence("COV-", 500001),
-    "endorsements": Sequence("END-", 50001),
-    "billing_payments": Sequence("BPY-", 500001),
-    "premium_refunds": Sequence("PRF-", 50001),
-    "claims": Sequence("CLM-", 50001),
-    "claim_lines": Sequence("CLL-", 500001),
-    "claim_documents": Sequence("CDC-", 50001),
-    "rental_authorizations": Sequence("RNT-", 50001),
-    "claim_payments": Sequence("CPY-", 50001),
-    "subrogations": Sequence("SUB-", 50001),
-}
-
-DOMAIN = build_domain(
-    name="auto_insurance",
-    description="Cedarline Auto Insurance, a personal auto insurer's service desk: policies, drivers and "
-    "vehicles, coverages and deductibles, endorsements with prorated premium, billing and reinstatement, "
-    "cancellations, and claims from first notice of loss to payment, rental, total loss and subrogation.",
-    now=NOW,
-    ddl=(HERE / "schema.sql").read_text(encoding="utf-8"),
-    seed=seed,
-    tables=TABLES,
-    sequences=SEQUENCES,
-    tools=ALL_TOOLS,
-    policy=(HERE / "policy.md").read_text(encoding="utf-8"),
-    task_dir=HERE / "tasks",
-    components=[
-        helpdesk(requester_table="policyholders", requester_prefix="PH", requester_arg="policyholder_id",
-                 reference_table="policies", reference_column="policy_id", reference_prefix="POL",
-                 reference_owner="policyholder_id", hold_reasons=("late_report_review", "adjuster_review"),
-                 list_tool="list_policyholder_tickets"),
-        email_ledger(recipient_table="policyholders", recipient_prefix="PH", recipient_arg="policyholder_id",
-                     templates={"claim_acknowledgement": ("claims", "claim"), "id_card": ("policies", "policy"),
-                                "cancellation_confirmation": ("policies", "policy")}),
-        handoff_ledger(teams=("special_investigations", "underwriting", "customer_care")),
-        # Codes are judged on the trace (trace_checks.yaml), so an extra code sent is no mistake.
-        customer_side(owner_table="policyholders", owner_prefix="PH", owner_arg="policyholder_id",
-                      phone_column="phone", codes_judged_on="trace"),
-    ],
+SEQUENCES = id_sequences(
+    50001, drivers="DRV-", vehicles="VEH-", coverages=("COV-", 500001), endorsements="END-",
+    billing_payments=("BPY-", 500001), premium_refunds="PRF-", claims="CLM-", claim_lines=("CLL-", 500001),
+    claim_documents="CDC-", rental_authorizations="RNT-", claim_payments="CPY-", subrogations="SUB-",
 )
+
+COMPONENTS = [
+    helpdesk(requester_table="policyholders", requester_prefix="PH", requester_arg="policyholder_id",
+             reference_table="policies", reference_column="policy_id", reference_prefix="POL",
+             reference_owner="policyholder_id", hold_reasons=("late_report_review", "adjuster_review"),
+             list_tool="list_policyholder_tickets"),
+    email_ledger(recipient_table="policyholders", recipient_prefix="PH", recipient_arg="policyholder_id",
+                 templates={"claim_acknowledgement": ("claims", "claim"), "id_card": ("policies", "policy"),
+                            "cancellation_confirmation": ("policies", "policy")}),
+    handoff_ledger(teams=("special_investigations", "underwriting", "customer_care")),
+    # Codes are judged on the trace (trace_checks.yaml), so an extra code sent is no mistake.
+    customer_side(owner_table="policyholders", owner_prefix="PH", owner_arg="policyholder_id",
+                  phone_column="phone", codes_judged_on="trace"),
+]
+
+DOMAIN = build_domain(HERE, OwnWorld(NOW, seed, TABLES, SEQUENCES), ALL_TOOLS, COMPONENTS, description=DESCRIPTION)
 
 __all__ = ["DOMAIN"]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from statebox.domains.auto_insurance.rating import RATES, driver_surcharge
+from statebox.kit import SeedRows, insert_rows
 
 NOW = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
 TODAY = NOW.date()
@@ -42,30 +42,17 @@ ADJUSTERS = (("Renata Oyelaran", "physical_damage", ["OR"]), ("Gustavo Pinheiro"
 LOSS_TYPES = ("collision", "collision", "collision", "hit_and_run", "theft", "vandalism", "weather", "animal",
               "glass", "glass")
 
-Rows = dict[str, list[dict[str, Any]]]
-
 
 def iso(d: date) -> str:
     return d.isoformat()
 
 
-class BookSeed:
+class BookSeed(SeedRows):
     """Builds every seed row in memory from one fixed random stream."""
 
     def __init__(self, seed: int = 20260310) -> None:
-        self.r = random.Random(seed)
-        self.rows: Rows = {}
-        self.counters: dict[str, int] = {}
+        super().__init__(seed)
         self.shops: dict[str, list[str]] = {}
-
-    def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
-        self.rows.setdefault(table, []).append(row)
-        return row
-
-    def next_id(self, prefix: str, start: int) -> str:
-        n = self.counters.get(prefix, start)
-        self.counters[prefix] = n + 1
-        return f"{prefix}{n}"
 
     # -- reference data ---------------------------------------------------------
     def build_reference(self) -> None:
@@ -295,11 +282,4 @@ class BookSeed:
 def seed(conn: sqlite3.Connection) -> None:
     """Insert the whole book: reference data, policyholders, policies, vehicles, billing, claims."""
     book = BookSeed()
-    book.build_reference()
-    book.build_book()
-    book.build_claims()
-    for table, rows in book.rows.items():
-        cols = list(rows[0])
-        marks = ", ".join("?" for _ in cols)
-        names = ", ".join(f'"{c}"' for c in cols)
-        conn.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', [[row[c] for c in cols] for row in rows])
+    insert_rows(conn, book.run(book.build_reference, book.build_book, book.build_claims))

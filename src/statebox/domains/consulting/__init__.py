@@ -6,12 +6,16 @@ from pathlib import Path
 
 from statebox.domains.consulting.seed import NOW, seed
 from statebox.domains.consulting.tools import ALL_TOOLS
-from statebox.kit import build_domain, customer_side, email_ledger, handoff_ledger, helpdesk
-from statebox.world import Sequence, TableSpec
+from statebox.kit import OwnWorld, build_domain, customer_side, email_ledger, handoff_ledger, helpdesk, id_sequences
+from statebox.world import TableSpec
 
 HERE = Path(__file__).parent
+DESCRIPTION = (
+    "Corvane Partners, a consulting firm's internal IT and people service desk: software licences, "
+    "devices, training, leave, expenses, joiners and leavers, approvals routed through the org chart."
+)
 
-TABLES = {t.name: t for t in [
+TABLES = [
     TableSpec("employees"),
     TableSpec("accounts", primary_key="employee_id"),
     TableSpec("leave_balances", primary_key=("employee_id", "leave_type")),
@@ -21,45 +25,28 @@ TABLES = {t.name: t for t in [
               tolerance={"amount": 0.005, "reimbursable_amount": 0.005}),
     TableSpec("reimbursements", ledger=True, tolerance={"amount": 0.005}),
     TableSpec("asset_returns"),
-]}
+]
 
 # Seed ids stay below 50001; task rows use 9xxxx ids (see AUTHORING.md).
-SEQUENCES = {
-    "approval_requests": Sequence("APR-", 50001),
-    "access_grants": Sequence("ACC-", 50001),
-    "device_orders": Sequence("DOR-", 50001),
-    "asset_returns": Sequence("RTN-", 50001),
-    "enrolments": Sequence("ENR-", 50001),
-    "leave_requests": Sequence("LVE-", 50001),
-    "expense_claims": Sequence("EXP-", 50001),
-    "reimbursements": Sequence("RMB-", 50001),
-}
-
-DOMAIN = build_domain(
-    name="consulting",
-    description="Corvane Partners, a consulting firm's internal IT and people service desk: software licences, "
-    "devices, training, leave, expenses, joiners and leavers, approvals routed through the org chart.",
-    now=NOW,
-    ddl=(HERE / "schema.sql").read_text(encoding="utf-8"),
-    seed=seed,
-    tables=TABLES,
-    sequences=SEQUENCES,
-    tools=ALL_TOOLS,
-    policy=(HERE / "policy.md").read_text(encoding="utf-8"),
-    task_dir=HERE / "tasks",
-    components=[
-        helpdesk(requester_table="employees", requester_prefix="EMP", requester_arg="employee_id",
-                 hold_reasons=("awaiting_approval",), list_tool="list_employee_tickets"),
-        email_ledger(recipient_table="employees", recipient_prefix="EMP", recipient_arg="employee_id",
-                     templates={"approval_request": ("approval_requests", "approval request"),
-                                "device_order": ("device_orders", "device order"),
-                                "asset_return_label": ("asset_returns", "asset return")}),
-        handoff_ledger(teams=("it_security", "device_repair", "hr_advisory", "finance_controls")),
-        # Codes judged on the trace (trace_checks.yaml, and the home-delivery task's own check): an agent that
-        # sends a code before refusing a home delivery, or sends one twice, makes no mistake.
-        customer_side(owner_table="employees", owner_prefix="EMP", owner_arg="employee_id", phone_column="phone",
-                      codes_judged_on="trace"),
-    ],
+SEQUENCES = id_sequences(
+    50001, approval_requests="APR-", access_grants="ACC-", device_orders="DOR-", asset_returns="RTN-",
+    enrolments="ENR-", leave_requests="LVE-", expense_claims="EXP-", reimbursements="RMB-",
 )
+
+COMPONENTS = [
+    helpdesk(requester_table="employees", requester_prefix="EMP", requester_arg="employee_id",
+             hold_reasons=("awaiting_approval",), list_tool="list_employee_tickets"),
+    email_ledger(recipient_table="employees", recipient_prefix="EMP", recipient_arg="employee_id",
+                 templates={"approval_request": ("approval_requests", "approval request"),
+                            "device_order": ("device_orders", "device order"),
+                            "asset_return_label": ("asset_returns", "asset return")}),
+    handoff_ledger(teams=("it_security", "device_repair", "hr_advisory", "finance_controls")),
+    # Codes judged on the trace (trace_checks.yaml, and the home-delivery task's own check): an agent that
+    # sends a code before refusing a home delivery, or sends one twice, makes no mistake.
+    customer_side(owner_table="employees", owner_prefix="EMP", owner_arg="employee_id", phone_column="phone",
+                  codes_judged_on="trace"),
+]
+
+DOMAIN = build_domain(HERE, OwnWorld(NOW, seed, TABLES, SEQUENCES), ALL_TOOLS, COMPONENTS, description=DESCRIPTION)
 
 __all__ = ["DOMAIN"]

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 import sqlite3
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from statebox.domains.consulting import catalog
-from statebox.kit import money
+from statebox.kit import Rows, SeedRows, insert_rows, money
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
 TODAY = NOW.date()
@@ -37,29 +36,17 @@ WORK = ("Operating model redesign", "Cost transformation", "Data platform roadma
 
 REASONS = ("client go-live", "board deadline", "steering committee")
 
-Rows = dict[str, list[dict[str, Any]]]
-
 
 def d(x: date) -> str:
     return x.isoformat()
 
 
-class FirmSeed:
+class FirmSeed(SeedRows):
     """Every seed row, built in memory from one fixed random stream."""
 
     def __init__(self, seed: int = 20260310) -> None:
-        self.r = random.Random(seed)
-        self.rows: Rows = {}
+        super().__init__(seed)
         self.people: list[dict[str, Any]] = []
-        self.n: dict[str, int] = {}
-
-    def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
-        self.rows.setdefault(table, []).append(row)
-        return row
-
-    def next_id(self, prefix: str, start: int) -> str:
-        self.n[prefix] = self.n.get(prefix, start - 1) + 1
-        return f"{prefix}{self.n[prefix]}"
 
     def day_between(self, a: date, b: date) -> date:
         return a + timedelta(days=self.r.randint(0, (b - a).days))
@@ -274,17 +261,10 @@ class FirmSeed:
                                             "created_at": f"{d(spent + timedelta(days=3))}T12:00:00+00:00"})
 
     def build(self) -> Rows:
-        self.reference()
-        self.people_and_accounts()
-        self.engagements()
-        self.devices_and_grants()
-        self.history()
-        return self.rows
+        return self.run(self.reference, self.people_and_accounts, self.engagements, self.devices_and_grants,
+                        self.history)
 
 
 def seed(conn: sqlite3.Connection) -> None:
     """Insert every seed row (the schema already exists)."""
-    for table, rows in FirmSeed().build().items():
-        cols = list(rows[0])
-        sql = f'INSERT INTO "{table}" ({", ".join(cols)}) VALUES ({", ".join("?" for _ in cols)})'
-        conn.executemany(sql, [[r[c] for c in cols] for r in rows])
+    insert_rows(conn, FirmSeed().build())

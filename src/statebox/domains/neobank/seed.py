@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import random
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from statebox.kit import Rows, SeedRows, insert_rows
 
 NOW = datetime(2025, 11, 12, 14, 0, tzinfo=UTC)
 N_CUSTOMERS = 320
@@ -46,29 +47,16 @@ PAYEES = [("Landlord", "NL"), ("Sister", "NL"), ("Flatmate", "DE"), ("Tax office
           ("Parents", "IE"), ("Friend", "FR"), ("Football club", "NL")]
 FOREIGN = [("GB", "GBP"), ("US", "USD"), ("CH", "CHF"), ("PL", "PLN"), ("SE", "SEK")]
 
-Rows = dict[str, list[dict[str, Any]]]
-
 
 def iso(t: datetime) -> str:
     return t.isoformat()
 
 
-class BankSeed:
+class BankSeed(SeedRows):
     """Builds every seed row in memory, table by table, from one fixed random stream."""
 
     def __init__(self, seed: int = 20251112) -> None:
-        self.r = random.Random(seed)
-        self.rows: Rows = {}
-        self.counters: dict[str, int] = {}
-
-    def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
-        self.rows.setdefault(table, []).append(row)
-        return row
-
-    def next_id(self, prefix: str, start: int) -> str:
-        n = self.counters.get(prefix, start)
-        self.counters[prefix] = n + 1
-        return f"{prefix}{n}"
+        super().__init__(seed)
 
     def money(self, lo: float, hi: float) -> float:
         return round(self.r.uniform(lo, hi), 2)
@@ -256,10 +244,4 @@ def seed(conn: sqlite3.Connection) -> None:
     rows = BankSeed().build()
     order = ["customers", "accounts", "cards", "payees", "mandates", "standing_orders", "transactions",
              "disputes", "fee_refunds", "fraud_holds", "fx_rates"]
-    for table in order:
-        batch = rows.get(table, [])
-        if not batch:
-            continue
-        cols = list(batch[0])
-        conn.executemany(f'INSERT INTO "{table}" ({", ".join(cols)}) VALUES ({", ".join("?" for _ in cols)})',
-                         [[r[c] for c in cols] for r in batch])
+    insert_rows(conn, {table: rows[table] for table in order if rows.get(table)})

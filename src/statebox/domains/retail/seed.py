@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
 import unicodedata
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from statebox.domains.retail import catalog
+from statebox.kit import Rows, SeedRows, insert_rows
 
 NOW = datetime(2025, 10, 1, 13, 0, tzinfo=UTC)
 N_CUSTOMERS = 240
 N_ORDERS = 1200
 TIERS = ("standard", "silver", "gold", "platinum")
 TIER_WEIGHTS = (55, 25, 14, 6)
-
-Rows = dict[str, list[dict[str, Any]]]
 
 
 def iso(t: datetime) -> str:
@@ -32,25 +30,14 @@ def day(t: datetime | date) -> str:
     return t.strftime("%Y-%m-%d")
 
 
-class ShopSeed:
+class ShopSeed(SeedRows):
     """Builds every seed row in memory, table by table, from one fixed random stream."""
 
     def __init__(self, seed: int = 20251001) -> None:
-        self.r = random.Random(seed)
-        self.rows: Rows = {}
+        super().__init__(seed)
         self.products: list[dict[str, Any]] = []
         self.customers: list[dict[str, Any]] = []
-        self.counters: dict[str, int] = {}
         self.payment_by_order: dict[str, dict[str, Any]] = {}
-
-    def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
-        self.rows.setdefault(table, []).append(row)
-        return row
-
-    def next_id(self, prefix: str, start: int) -> str:
-        n = self.counters.get(prefix, start)
-        self.counters[prefix] = n + 1
-        return f"{prefix}{n}"
 
     # -- reference data ---------------------------------------------------------
     def build_catalog(self) -> None:
@@ -287,16 +274,9 @@ class ShopSeed:
 def build_rows() -> Rows:
     """All seed rows, by table. The same every time."""
     shop = ShopSeed()
-    shop.build_catalog()
-    shop.build_customers()
-    shop.build_orders()
-    return shop.rows
+    return shop.run(shop.build_catalog, shop.build_customers, shop.build_orders)
 
 
 def seed(conn: sqlite3.Connection) -> None:
     """Insert the seed rows into a fresh database."""
-    for table, rows in build_rows().items():
-        cols = list(rows[0])
-        names = ", ".join(f'"{c}"' for c in cols)
-        marks = ", ".join("?" for _ in cols)
-        conn.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', [[r[c] for c in cols] for r in rows])
+    insert_rows(conn, build_rows())

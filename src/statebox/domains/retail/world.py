@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from statebox.domains.retail.seed import NOW, seed
-from statebox.kit import Component, customer_side, email_ledger, handoff_ledger, helpdesk
-from statebox.world import Sequence, TableSpec
-
-HERE = Path(__file__).parent
-POLICY = (HERE / "policy.md").read_text(encoding="utf-8")
-DDL = (HERE / "schema.sql").read_text(encoding="utf-8")
+from statebox.kit import Component, customer_side, email_ledger, handoff_ledger, helpdesk, id_sequences
+from statebox.world import TableSpec
 
 HALF_CENT = 0.005
 
 # Addresses and contact details are dictated by the customer: "12 Oak Road" and "12 oak rd." are one address.
-TABLES = {t.name: t for t in [
+TABLES = [
     TableSpec("customers", dont_care=frozenset({"updated_at"}), normalized=frozenset({"phone"})),
     TableSpec("addresses", normalized=frozenset({"line1", "line2", "city", "region", "postal_code"})),
     TableSpec("orders", free_text=frozenset({"cancel_reason"}), dont_care=frozenset({"updated_at"}),
@@ -30,19 +24,13 @@ TABLES = {t.name: t for t in [
     TableSpec("loyalty_transactions", ledger=True),
     # Reference data no tool writes: one read-only copy per baseline image, not one per attempt.
     *(TableSpec(name, shared=True) for name in ("tracking_events", "products", "promotions", "warranty_contracts")),
-]}
+]
 
 # Seed ids stay below these starts; task rows use the 9xxxx ranges (see AUTHORING.md).
-SEQUENCES = {
-    "addresses": Sequence("ADR-", 50001),
-    "orders": Sequence("ORD-", 50001),
-    "order_items": Sequence("ITM-", 500001),
-    "refunds": Sequence("RFD-", 500001),
-    "returns": Sequence("RMA-", 50001),
-    "carrier_investigations": Sequence("CIV-", 50001),
-    "warranty_claims": Sequence("CLM-", 50001),
-    "loyalty_transactions": Sequence("LOY-", 500001),
-}
+SEQUENCES = id_sequences(
+    50001, addresses="ADR-", orders="ORD-", order_items=("ITM-", 500001), refunds=("RFD-", 500001), returns="RMA-",
+    carrier_investigations="CIV-", warranty_claims="CLM-", loyalty_transactions=("LOY-", 500001),
+)
 
 COMPONENTS: list[Component] = [
     helpdesk(requester_table="customers", requester_prefix="CUS", requester_arg="customer_id",
@@ -59,4 +47,4 @@ COMPONENTS: list[Component] = [
     customer_side(owner_table="customers", owner_prefix="CUS", phone_column="phone", codes_judged_on="trace"),
 ]
 
-__all__ = ["COMPONENTS", "DDL", "HERE", "NOW", "POLICY", "SEQUENCES", "TABLES", "seed"]
+__all__ = ["COMPONENTS", "NOW", "SEQUENCES", "TABLES", "seed"]

@@ -6,61 +6,46 @@ from pathlib import Path
 
 from statebox.domains.travel.seed import NOW, seed
 from statebox.domains.travel.tools import ALL_TOOLS
-from statebox.kit import build_domain, customer_side, handoff_ledger, helpdesk
-from statebox.world import Sequence, TableSpec
+from statebox.kit import OwnWorld, build_domain, customer_side, handoff_ledger, helpdesk, id_sequences, table_specs
+from statebox.world import TableSpec
 
 HERE = Path(__file__).parent
+DESCRIPTION = (
+    "Skylark Journeys, a travel agency's support desk: flight changes and cancellations by fare "
+    "family and loyalty tier, delay compensation, weather waivers, schedule changes, name corrections, bags, "
+    "hotel stays, travel credits and points."
+)
+
 AUDITED = frozenset({"updated_at"})
 
-TABLES = {t.name: t for t in [
-    TableSpec("travellers", dont_care=AUDITED),
-    TableSpec("bookings", dont_care=AUDITED),
+TABLES = [
+    *table_specs("travellers", "bookings", dont_care=AUDITED),
     TableSpec("passengers", dont_care=AUDITED, normalized=frozenset({"first_name", "last_name"})),
-    TableSpec("segments", dont_care=AUDITED),
-    TableSpec("hotel_stays", dont_care=AUDITED),
-    TableSpec("travel_credits", dont_care=AUDITED),
-    TableSpec("schedule_changes", dont_care=AUDITED),
-    TableSpec("refunds", ledger=True),
-    TableSpec("charges", ledger=True),
-    TableSpec("compensations", ledger=True),
-    TableSpec("points_ledger", ledger=True),
-    TableSpec("bag_purchases", ledger=True),
+    *table_specs("segments", "hotel_stays", "travel_credits", "schedule_changes", dont_care=AUDITED),
+    *table_specs("refunds", "charges", "compensations", "points_ledger", "bag_purchases", ledger=True),
     # A passed card check is judged on the trace (trace_checks.yaml): an agent that checks the card before a
     # refusal, or twice, makes no mistake. Failed checks count on the booking (bookings.failed_card_checks).
     TableSpec("identity_checks", ledger=True, ignored=True),
     TableSpec("seat_assignments", primary_key=("passenger_id", "segment_id"), dont_care=frozenset({"assigned_at"})),
-]}
+]
 
 # Seed ids stay below these starts; task rows use the 9xxxx ranges (see AUTHORING.md).
-SEQUENCES = {name: Sequence(prefix, 50001) for name, prefix in [
-    ("refunds", "RFD-"), ("charges", "CHG-"), ("travel_credits", "CRD-"), ("compensations", "CMP-"),
-    ("points_ledger", "PTS-"), ("bag_purchases", "BAG-"), ("assistance_requests", "SSR-"), ("waitlist", "WTL-"),
-    ("identity_checks", "IDC-"),
-]}
-
-DOMAIN = build_domain(
-    name="travel",
-    description="Skylark Journeys, a travel agency's support desk: flight changes and cancellations by fare "
-    "family and loyalty tier, delay compensation, weather waivers, schedule changes, name corrections, bags, "
-    "hotel stays, travel credits and points.",
-    now=NOW,
-    ddl=(HERE / "schema.sql").read_text(encoding="utf-8"),
-    seed=seed,
-    tables=TABLES,
-    sequences=SEQUENCES,
-    tools=ALL_TOOLS,
-    policy=(HERE / "policy.md").read_text(encoding="utf-8"),
-    task_dir=HERE / "tasks",
-    components=[
-        helpdesk(requester_table="travellers", requester_prefix="TRV", requester_arg="traveller_id",
-                 reference_table="bookings", reference_column="booking_id", reference_prefix="BKG",
-                 reference_owner="traveller_id", hold_reasons=("carrier_confirmation", "waitlist"),
-                 list_tool="list_traveller_tickets"),
-        handoff_ledger(teams=("groups_desk", "medical_desk", "carrier_relations", "account_security", "billing",
-                              "customer_care")),
-        customer_side(owner_table="travellers", owner_prefix="TRV", owner_arg="traveller_id",
-                      codes_judged_on="trace"),
-    ],
+SEQUENCES = id_sequences(
+    50001, refunds="RFD-", charges="CHG-", travel_credits="CRD-", compensations="CMP-", points_ledger="PTS-",
+    bag_purchases="BAG-", assistance_requests="SSR-", waitlist="WTL-", identity_checks="IDC-",
 )
+
+COMPONENTS = [
+    helpdesk(requester_table="travellers", requester_prefix="TRV", requester_arg="traveller_id",
+             reference_table="bookings", reference_column="booking_id", reference_prefix="BKG",
+             reference_owner="traveller_id", hold_reasons=("carrier_confirmation", "waitlist"),
+             list_tool="list_traveller_tickets"),
+    handoff_ledger(teams=("groups_desk", "medical_desk", "carrier_relations", "account_security", "billing",
+                          "customer_care")),
+    customer_side(owner_table="travellers", owner_prefix="TRV", owner_arg="traveller_id",
+                  codes_judged_on="trace"),
+]
+
+DOMAIN = build_domain(HERE, OwnWorld(NOW, seed, TABLES, SEQUENCES), ALL_TOOLS, COMPONENTS, description=DESCRIPTION)
 
 __all__ = ["DOMAIN"]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import random
 import sqlite3
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from statebox.domains.travel import network
 from statebox.domains.travel.rules import bag_price, band_of, points_for, seat_fee
+from statebox.kit import Rows, SeedRows, insert_rows
 
 NOW = datetime(2026, 2, 17, 14, 0, tzinfo=UTC)
 FIRST_DAY = NOW.date() - timedelta(days=45)
@@ -19,33 +19,20 @@ TIERS = ("blue", "silver", "gold", "platinum")
 LOCATOR_LETTERS = "ACDEFGHJKLMNPQRTUVWXY3479"  # never Z: task locators start with Z
 FAMILIES = ("light", "classic", "flex", "business")
 
-Rows = dict[str, list[dict[str, Any]]]
-
 
 def iso(t: datetime) -> str:
     return t.isoformat()
 
 
-class TravelSeed:
+class TravelSeed(SeedRows):
     """Builds every seed row in memory from one fixed random stream."""
 
     def __init__(self, seed: int = 20260217) -> None:
-        self.r = random.Random(seed)
-        self.rows: Rows = {}
-        self.counters: dict[str, int] = {}
+        super().__init__(seed)
         self.locators: set[str] = set()
         self.departures: dict[str, dict[str, Any]] = {}
         self.flights: dict[str, dict[str, Any]] = {}
         self.seats_taken: dict[str, set[str]] = {}
-
-    def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
-        self.rows.setdefault(table, []).append(row)
-        return row
-
-    def next_id(self, prefix: str, start: int) -> str:
-        n = self.counters.get(prefix, start)
-        self.counters[prefix] = n + 1
-        return f"{prefix}{n}"
 
     # -- timetable ----------------------------------------------------------------
     def build_network(self) -> None:
@@ -301,17 +288,9 @@ WAIVERS: tuple[dict[str, str], ...] = (
 def build_rows() -> Rows:
     """All seed rows, by table. The same every time."""
     s = TravelSeed()
-    s.build_network()
-    s.build_travellers()
-    s.build_bookings()
-    s.build_extras()
-    return s.rows
+    return s.run(s.build_network, s.build_travellers, s.build_bookings, s.build_extras)
 
 
 def seed(conn: sqlite3.Connection) -> None:
     """Insert the seed rows into a fresh database."""
-    for table, rows in build_rows().items():
-        cols = list(rows[0])
-        names = ", ".join(f'"{c}"' for c in cols)
-        marks = ", ".join("?" for _ in cols)
-        conn.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', [[r[c] for c in cols] for r in rows])
+    insert_rows(conn, build_rows())

@@ -4,40 +4,33 @@ from __future__ import annotations
 
 from datetime import date
 
-from statebox.kit import fetch, normalize_id, now_iso
+from statebox.kit import lookup, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed
 from statebox.world import Row, Session
 
-
-def policyholder_row(db: Session, policyholder_id: str) -> Row:
-    return fetch(db, "policyholders", normalize_id(policyholder_id, "PH"), "policyholder",
-                 "policyholder ids look like PH-1042; use find_policyholder with the email, phone or policy number.")
-
-
-def policy_row(db: Session, policy_id: str) -> Row:
-    return fetch(db, "policies", normalize_id(policy_id, "POL"), "policy",
-                 "policy numbers look like POL-10234 (on the ID card or renewal notice); ask the customer to "
-                 "check it, or list the policyholder's policies with get_policyholder.")
+policyholder_row = lookup(
+    "policyholders", "PH",
+    "policyholder ids look like PH-1042; use find_policyholder with the email, phone or policy number.",
+)
 
 
-def vehicle_row(db: Session, vehicle_id: str) -> Row:
-    return fetch(db, "vehicles", normalize_id(vehicle_id, "VEH"), "vehicle",
-                 "vehicle ids look like VEH-10234; get_policy lists a policy's vehicles.")
+policy_row = lookup(
+    "policies", "POL",
+    "policy numbers look like POL-10234 (on the ID card or renewal notice); ask the customer to "
+    "check it, or list the policyholder's policies with get_policyholder.",
+)
 
 
-def driver_row(db: Session, driver_id: str) -> Row:
-    return fetch(db, "drivers", normalize_id(driver_id, "DRV"), "driver",
-                 "driver ids look like DRV-10234; get_policy lists a policy's drivers.")
+vehicle_row = lookup("vehicles", "VEH", "vehicle ids look like VEH-10234; get_policy lists a policy's vehicles.")
 
 
-def claim_row(db: Session, claim_id: str) -> Row:
-    return fetch(db, "claims", normalize_id(claim_id, "CLM"), "claim",
-                 "claim numbers look like CLM-10234; get_policy lists a policy's claims.")
+driver_row = lookup("drivers", "DRV", "driver ids look like DRV-10234; get_policy lists a policy's drivers.")
 
 
-def claim_line_row(db: Session, line_id: str) -> Row:
-    return fetch(db, "claim_lines", normalize_id(line_id, "CLL"), "claim line",
-                 "claim line ids look like CLL-100234; get_claim lists a claim's lines.")
+claim_row = lookup("claims", "CLM", "claim numbers look like CLM-10234; get_policy lists a policy's claims.")
+
+
+claim_line_row = lookup("claim_lines", "CLL", "claim line ids look like CLL-100234; get_claim lists a claim's lines.")
 
 
 def parse_date(value: str, field: str) -> date:

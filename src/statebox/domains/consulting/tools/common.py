@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from statebox.kit import fetch, normalize_id
+from statebox.kit import fetch, lookup, normalize_id
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed
 from statebox.world import Row, Session
 
 HOLIDAYS = frozenset({date(2026, 4, 3), date(2026, 4, 6), date(2026, 5, 25)})
 
 
-def employee_row(db: Session, employee_id: str) -> Row:
-    return fetch(db, "employees", normalize_id(employee_id, "EMP"), "employee",
-                 "employee ids look like EMP-1042; find the employee by work email with find_employee.")
+employee_row = lookup(
+    "employees", "EMP",
+    "employee ids look like EMP-1042; find the employee by work email with find_employee.",
+)
 
 
-def engagement_row(db: Session, engagement_id: str) -> Row:
-    return fetch(db, "engagements", normalize_id(engagement_id, "ENG"), "engagement",
-                 "engagement codes look like ENG-2041; ask the employee to check the code.")
+engagement_row = lookup(
+    "engagements", "ENG",
+    "engagement codes look like ENG-2041; ask the employee to check the code.",
+)
 
 
 def approval_row(db: Session, approval_id: str | None, requester: Row) -> Row | None:

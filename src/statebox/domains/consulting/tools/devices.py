@@ -5,16 +5,14 @@ from __future__ import annotations
 from typing import Literal
 
 from statebox.domains.consulting.tools.common import approval_row, employee_row
-from statebox.kit import compact, fetch, normalize_id, now_iso
+from statebox.kit import compact, fetch, lookup, normalize_id, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 Kind = Literal["laptop", "phone", "monitor", "dock", "headset"]
 
 
-def _device(db: Session, asset_id: str) -> Row:
-    return fetch(db, "devices", normalize_id(asset_id, "AST"), "device",
-                 "asset tags look like AST-10234; list an employee's devices with list_devices.")
+_device = lookup("devices", "AST", "asset tags look like AST-10234; list an employee's devices with list_devices.")
 
 
 @tool(writes=False)

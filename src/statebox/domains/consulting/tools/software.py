@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from statebox.domains.consulting.tools.common import approval_row, employee_row, engagement_row, parse_day
-from statebox.kit import compact, fetch, normalize_id, now_iso, today
+from statebox.kit import compact, fetch, lookup, normalize_id, now_iso, today
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
-
-def _software(db: Session, software_id: str) -> Row:
-    return fetch(db, "software", normalize_id(software_id, "SW"), "software title",
-                 "software ids look like SW-118; search the catalogue with search_software.")
+_software = lookup(
+    "software", "SW",
+    "software ids look like SW-118; search the catalogue with search_software.", what="software title",
+)
 
 
 @tool(writes=False)

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from statebox.domains.consulting.tools.common import approval_row, employee_row
-from statebox.kit import fetch, normalize_id, now_iso
+from statebox.kit import fetch, lookup, normalize_id, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
-
-def _course(db: Session, course_id: str) -> Row:
-    return fetch(db, "courses", normalize_id(course_id, "CRS"), "course",
-                 "course ids look like CRS-312; search them with search_courses.")
+_course = lookup("courses", "CRS", "course ids look like CRS-312; search them with search_courses.")
 
 
 def _view(c: Row) -> Row:

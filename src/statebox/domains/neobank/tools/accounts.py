@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from statebox.domains.neobank.tools.common import (
     account_row,
-    active_account,
+    current_and_payee,
     customer_row,
     holders,
-    payee_row,
     post,
     transaction_row,
 )
@@ -102,13 +101,9 @@ def close_account(db: Session, account_id: str, payout_payee_id: str) -> Row:
         account_id: the current account to close
         payout_payee_id: the customer's saved payee that receives the balance
     """
-    a = account_row(db, account_id)
-    active_account(a)
-    if a["kind"] != "current":
-        raise PreconditionFailed(f"{a['id']} is a pot; pots close with their current account.")
-    p = payee_row(db, payout_payee_id)
-    if p["customer_id"] not in holders(a) or p["status"] != "active":
-        raise PreconditionFailed(f"payee {p['id']} is not an active payee of this account's holder.")
+    a, p = current_and_payee(db, account_id, payout_payee_id,
+                             pot_error="{} is a pot; pots close with their current account.",
+                             payee_error="payee {} is not an active payee of this account's holder.")
     busy = db.one("SELECT id, status FROM transactions WHERE account_id = ? AND status IN ('pending', 'held') "
                   "LIMIT 1", a["id"])
     if busy:

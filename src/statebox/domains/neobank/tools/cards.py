@@ -20,6 +20,16 @@ def _usable(card: Row) -> None:
                                  hint="a blocked card can only be replaced (replace_card).")
 
 
+def _move(db: Session, card_id: str, was: str, becomes: str) -> Row:
+    """A usable card from one status to the other (freeze: active -> frozen, unfreeze: frozen -> active)."""
+    c = card_row(db, card_id)
+    _usable(c)
+    if c["status"] != was:
+        raise PreconditionFailed(f"card {c['id']} is {c['status']}, not {was}.")
+    db.update("cards", c["id"], status=becomes, updated_at=now_iso(db))
+    return {"card_id": c["id"], "status": becomes}
+
+
 @tool(writes=False)
 def get_card(db: Session, card_id: str) -> Row:
     """A card: kind, status, last 4 digits, expiry, settings (online, abroad), daily limits and PIN state.
@@ -41,12 +51,7 @@ def freeze_card(db: Session, card_id: str) -> Row:
     Args:
         card_id: the card id
     """
-    c = card_row(db, card_id)
-    _usable(c)
-    if c["status"] != "active":
-        raise PreconditionFailed(f"card {c['id']} is {c['status']}, not active.")
-    db.update("cards", c["id"], status="frozen", updated_at=now_iso(db))
-    return {"card_id": c["id"], "status": "frozen"}
+    return _move(db, card_id, "active", "frozen")
 
 
 @tool(writes=True)
@@ -56,12 +61,7 @@ def unfreeze_card(db: Session, card_id: str) -> Row:
     Args:
         card_id: the card id
     """
-    c = card_row(db, card_id)
-    _usable(c)
-    if c["status"] != "frozen":
-        raise PreconditionFailed(f"card {c['id']} is {c['status']}, not frozen.")
-    db.update("cards", c["id"], status="active", updated_at=now_iso(db))
-    return {"card_id": c["id"], "status": "active"}
+    return _move(db, card_id, "frozen", "active")
 
 
 @tool(writes=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from statebox.kit import fetch, money, normalize_id, now_iso
+from statebox.kit import lookup, money, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed
 from statebox.world import Row, Session
 
@@ -14,29 +14,28 @@ PLAN_FEES = {"standard": 0.0, "plus": 6.0, "premium": 15.0}
 INTERNATIONAL_FEE = {"standard": (0.01, 3.0), "plus": (0.005, 1.0), "premium": (0.0, 0.0)}
 
 
-def customer_row(db: Session, customer_id: str) -> Row:
-    return fetch(db, "customers", normalize_id(customer_id, "CUS"), "customer",
-                 "customer ids look like CUS-1042; find the profile with find_customer (email or phone).")
+customer_row = lookup(
+    "customers", "CUS",
+    "customer ids look like CUS-1042; find the profile with find_customer (email or phone).",
+)
 
 
-def account_row(db: Session, account_id: str) -> Row:
-    return fetch(db, "accounts", normalize_id(account_id, "ACC"), "account",
-                 "account ids look like ACC-10001; get_customer lists a customer's accounts.")
+account_row = lookup("accounts", "ACC", "account ids look like ACC-10001; get_customer lists a customer's accounts.")
 
 
-def card_row(db: Session, card_id: str) -> Row:
-    return fetch(db, "cards", normalize_id(card_id, "CRD"), "card",
-                 "card ids look like CRD-20001; get_customer lists a customer's cards with their last 4 digits.")
+card_row = lookup(
+    "cards", "CRD",
+    "card ids look like CRD-20001; get_customer lists a customer's cards with their last 4 digits.",
+)
 
 
-def transaction_row(db: Session, transaction_id: str) -> Row:
-    return fetch(db, "transactions", normalize_id(transaction_id, "TXN"), "transaction",
-                 "transaction ids look like TXN-100001; find one with list_transactions on the account.")
+transaction_row = lookup(
+    "transactions", "TXN",
+    "transaction ids look like TXN-100001; find one with list_transactions on the account.",
+)
 
 
-def payee_row(db: Session, payee_id: str) -> Row:
-    return fetch(db, "payees", normalize_id(payee_id, "PYE"), "payee",
-                 "payee ids look like PYE-4001; list_payees shows a customer's saved payees.")
+payee_row = lookup("payees", "PYE", "payee ids look like PYE-4001; list_payees shows a customer's saved payees.")
 
 
 def holders(account: Row) -> set[str]:
@@ -80,3 +79,17 @@ def current_account_of(db: Session, customer_id: str) -> Row:
     if row is None:
         raise PreconditionFailed(f"customer {customer_id} has no active current account of their own.")
     return row
+
+
+def current_and_payee(db: Session, account_id: str, payee_id: str, *, pot_error: str, payee_error: str,
+                      hint: str | None = None) -> tuple[Row, Row]:
+    """An active current account and an active saved payee of its holders; a pot or another's payee is refused
+    with the caller's words (`pot_error`, `payee_error`: formats of the account's and the payee's id)."""
+    a = account_row(db, account_id)
+    active_account(a)
+    if a["kind"] != "current":
+        raise PreconditionFailed(pot_error.format(a["id"]))
+    p = payee_row(db, payee_id)
+    if p["customer_id"] not in holders(a) or p["status"] != "active":
+        raise PreconditionFailed(payee_error.format(p["id"]), hint=hint)
+    return a, p

@@ -7,11 +7,9 @@ from typing import Literal
 from statebox.domains.neobank.tools.common import (
     INTERNATIONAL_FEE,
     account_row,
-    active_account,
+    current_and_payee,
     customer_row,
-    holders,
     owner_of,
-    payee_row,
     positive,
     post,
     transaction_row,
@@ -58,15 +56,9 @@ def _sent(db: Session, customer_id: str, since: str) -> float:
 
 
 def _pair(db: Session, account_id: str, payee_id: str) -> tuple[Row, Row]:
-    a = account_row(db, account_id)
-    active_account(a)
-    if a["kind"] != "current":
-        raise PreconditionFailed(f"{a['id']} is a pot; transfers leave from a current account.")
-    p = payee_row(db, payee_id)
-    if p["customer_id"] not in holders(a) or p["status"] != "active":
-        raise PreconditionFailed(f"payee {p['id']} is not an active payee of this account's holders.",
-                                 hint="list_payees shows the customer's payees.")
-    return a, p
+    return current_and_payee(db, account_id, payee_id, pot_error="{} is a pot; transfers leave from a current account.",
+                             payee_error="payee {} is not an active payee of this account's holders.",
+                             hint="list_payees shows the customer's payees.")
 
 
 @tool(writes=False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from statebox.kit import compact, fetch, json_list, money, normalize_id, now_iso
+from statebox.kit import compact, fetch, json_list, lookup, money, normalize_id, now_iso
 from statebox.tools import InvalidArguments, NotFound
 from statebox.world import Row, Session
 
@@ -12,16 +12,18 @@ __all__ = [
 ]
 
 
-def get_customer_row(db: Session, customer_id: str) -> Row:
-    return fetch(db, "customers", normalize_id(customer_id, "CUS"), "customer",
-                 "customer ids look like CUS-1042; use find_customer with the customer's email, phone, "
-                 "or name and date of birth.")
+get_customer_row = lookup(
+    "customers", "CUS",
+    "customer ids look like CUS-1042; use find_customer with the customer's email, phone, "
+    "or name and date of birth.",
+)
 
 
-def get_order_row(db: Session, order_id: str) -> Row:
-    return fetch(db, "orders", normalize_id(order_id, "ORD"), "order",
-                 "order numbers look like ORD-10234; ask the customer to check the number in their order "
-                 "confirmation email, or list the customer's orders with list_customer_orders.")
+get_order_row = lookup(
+    "orders", "ORD",
+    "order numbers look like ORD-10234; ask the customer to check the number in their order "
+    "confirmation email, or list the customer's orders with list_customer_orders.",
+)
 
 
 def order_items(db: Session, order_id: str) -> list[Row]:

@@ -5,16 +5,15 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from statebox.domains.retail.tools.common import fetch, normalize_id, now_iso
+from statebox.domains.retail.tools.common import now_iso
+from statebox.kit import lookup
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 SLOT_START = {"AM": "08:00", "PM": "13:00"}
 
 
-def _job(db: Session, installation_id: str) -> Row:
-    return fetch(db, "installation_jobs", normalize_id(installation_id, "INS"), "installation",
-                 "get_order lists the installations booked for an order.")
+_job = lookup("installation_jobs", "INS", "get_order lists the installations booked for an order.", what="installation")
 
 
 @tool(writes=False)

@@ -6,15 +6,14 @@ import json
 from typing import Literal
 
 from statebox.domains.retail.tools.common import (
-    fetch,
     get_order_row,
     items_of,
     json_list,
     money,
-    normalize_id,
     now_iso,
     payment_of,
 )
+from statebox.kit import lookup
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
@@ -23,9 +22,7 @@ RefundReason = Literal["return", "damaged_item", "missing_item", "price_adjustme
 ACTIVE = ("requested", "approved", "received", "refunded")
 
 
-def _return_row(db: Session, return_id: str) -> Row:
-    return fetch(db, "returns", normalize_id(return_id, "RMA"), "return",
-                 "return ids look like RMA-10012; get_order lists an order's returns.")
+_return_row = lookup("returns", "RMA", "return ids look like RMA-10012; get_order lists an order's returns.")
 
 
 def _view(r: Row) -> Row:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from statebox.kit import fetch, normalize_id
+from statebox.kit import lookup, normalize_id
 from statebox.tools import NotFound, PreconditionFailed
 from statebox.world import Row, Session
 
@@ -14,20 +14,23 @@ SEGMENT_VIEW = (
 )
 
 
-def traveller_row(db: Session, traveller_id: str) -> Row:
-    return fetch(db, "travellers", normalize_id(traveller_id, "TRV"), "traveller",
-                 "traveller ids look like TRV-1042; find the account with find_traveller (email or phone).")
+traveller_row = lookup(
+    "travellers", "TRV",
+    "traveller ids look like TRV-1042; find the account with find_traveller (email or phone).",
+)
 
 
-def booking_row(db: Session, booking_id: str) -> Row:
-    return fetch(db, "bookings", normalize_id(booking_id, "BKG"), "booking",
-                 "booking ids look like BKG-10234; find a booking by its six-character reference and a "
-                 "passenger's last name with find_booking.")
+booking_row = lookup(
+    "bookings", "BKG",
+    "booking ids look like BKG-10234; find a booking by its six-character reference and a "
+    "passenger's last name with find_booking.",
+)
 
 
-def passenger_row(db: Session, passenger_id: str) -> Row:
-    return fetch(db, "passengers", normalize_id(passenger_id, "PAX"), "passenger",
-                 "passenger ids look like PAX-100234; get_booking lists a booking's passengers.")
+passenger_row = lookup(
+    "passengers", "PAX",
+    "passenger ids look like PAX-100234; get_booking lists a booking's passengers.",
+)
 
 
 def segment_row(db: Session, segment_id: str) -> Row:
