@@ -107,8 +107,10 @@ class TbBackend(AttemptBackend):
         init = runtime.init_config(self.task, server)
         embedded = runtime.options.typesense_url is None
         config = init.config if embedded else {**init.config, "sources": [s.model_dump() for s in init.sources]}
-        await link.guard("__reserved__init", partial(reserved_init, session, server, config), timeout)
         tools = runtime.tool_lists.get(server)
+        if tools is not None:
+            link.know_tools(tools)  # listed once per campaign: no session lists them again to validate
+        await link.guard("__reserved__init", partial(reserved_init, session, server, config), timeout)
         if tools is None:
             tools = runtime.tool_lists[server] = await link.list_tools()
         scenario = runtime.checkout.scenario(tb.scenario)
