@@ -15,7 +15,7 @@ from statebox.agents.scripted import ReferenceAgent
 from statebox.compat.thinkingbox.backend import TbBackend, TbRuntime
 from statebox.compat.thinkingbox.clockpin import BENCH_NOW
 from statebox.compat.thinkingbox.errors import TbFormatError
-from statebox.compat.thinkingbox.launch import bench_launcher
+from statebox.compat.thinkingbox.launch import BenchLaunch, bench_launcher
 from statebox.compat.thinkingbox.models import TbServers
 from statebox.llm.client import ModelClient
 from statebox.mcp.errors import ToolServerError
@@ -82,11 +82,12 @@ class TbSource(AttemptSource):
     @asynccontextmanager
     async def _running(self) -> AsyncIterator[None]:
         options = self.options
-        launcher = bench_launcher(
-            self._server_entries(), python=options.server_python, cwd=self.checkout.root,
-            fork=options.fork, prefork=options.prefork, call_timeout_s=options.call_timeout_s,
-            start_timeout_s=options.start_timeout_s, clock_pin=BENCH_NOW, used=self._servers,
+        launch = BenchLaunch(
+            python=options.server_python, fork=options.fork, prefork=options.prefork,
+            call_timeout_s=options.call_timeout_s, start_timeout_s=options.start_timeout_s, clock_pin=BENCH_NOW,
+            used=self._servers,
         )  # fmt: skip
+        launcher = bench_launcher(self._server_entries(), self.checkout.root, launch)
         async with launcher:
             try:
                 await launcher.prepare(*self._servers)  # pay each server's import once, up front
