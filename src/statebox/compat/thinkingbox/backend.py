@@ -108,7 +108,7 @@ class TbBackend(AttemptBackend):
         embedded = runtime.options.typesense_url is None
         config = init.config if embedded else {**init.config, "sources": [s.model_dump() for s in init.sources]}
         tools = runtime.tool_lists.get(server)
-        if tools is not None:
+        if tools is not None and runtime.options.known_tools:
             link.know_tools(tools)  # listed once per campaign: no session lists them again to validate
         await link.guard("__reserved__init", partial(reserved_init, session, server, config), timeout)
         if tools is None:
