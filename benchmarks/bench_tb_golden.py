@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from statebox.compat.thinkingbox import load_tb_suite
-from statebox.compat.thinkingbox.launch import bench_launcher
+from statebox.compat.thinkingbox.launch import BenchLaunch, bench_launcher
 from statebox.compat.thinkingbox.protocol import EFFECTS_TOOL, reserved_init, result_text
 from statebox.compat.thinkingbox.suite import TbSuite
 from statebox.mcp.launch import ToolServerLauncher
@@ -64,7 +64,7 @@ async def effects_ms(launcher: ToolServerLauncher, server: str, config: dict[str
 async def measure(suite: TbSuite, python: str, ids: list[str], rounds: int) -> list[tuple[str, float, float, int]]:
     """Per task: median geteffects ms with the golden test case, without it, and its replayed calls."""
     rows = []
-    launcher = bench_launcher(suite.checkout.servers(), python=python, cwd=suite.checkout.root)
+    launcher = bench_launcher(suite.checkout.servers(), suite.checkout.root, BenchLaunch(python=python))
     async with launcher:
         for task_id in ids:
             bench = suite.bench(task_id)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from statebox.compat.thinkingbox import bench_launcher, launch_specs
+from statebox.compat.thinkingbox import BenchLaunch, bench_launcher, launch_specs
 from statebox.compat.thinkingbox.launch import TEMPLATE_GROUP_ENV
 from statebox.compat.thinkingbox.models import TbServerEntry, TbServers
 from tbfakes import FakeCheckout
@@ -39,7 +39,7 @@ def test_servers_the_campaign_does_not_use_and_plain_starts_get_no_group() -> No
 
 async def test_two_templates_serve_three_forked_servers(fake: FakeCheckout) -> None:
     root = Path(fake.root)
-    async with bench_launcher(servers(), cwd=root, used=list(FORKED)) as launcher:
+    async with bench_launcher(servers(), root, BenchLaunch(used=list(FORKED))) as launcher:
         await launcher.prepare(*FORKED)
         alpha, beta, gamma = (launcher.template(name) for name in FORKED)
         assert alpha is not None and beta is not None

@@ -76,3 +76,19 @@ def test_states_that_are_not_tables_of_rows_leave_the_typed_verdict_unknown() ->
     judged = judge_effects({"s": report({"t": "text"}, {"t": "text"}, {"t": "text"})})
     assert judged.typed.passed is None and judged.summary["typed"]["unreadable"] == ["s"]
     assert judged.verdict.passed is True  # the hash rule still decides
+
+
+def test_keys_are_told_apart_by_their_json_text_so_a_string_never_matches_a_number() -> None:
+    assert table_key([[{"code": "1", "n": 1}, {"code": 1, "n": 2}]]) == "code"  # "1" and 1: two keys
+    assert table_key([[{"code": 1, "n": 1}, {"code": 1.0, "n": 2}]]) == "code"  # 1 and 1.0 read differently
+    assert table_key([[{"code": 1, "n": 1}, {"code": True, "n": 2}]]) == "code"  # and so do 1 and true
+    assert table_key([[{"code": "1.0", "n": 1}, {"code": 1.0, "n": 1}]]) == "code"  # "1.0" is not 1.0
+    assert table_key([[{"code": 7, "n": 1}, {"code": 7, "n": 2}]]) == "n"  # equal keys are equal
+
+
+def test_the_changes_of_a_table_come_in_the_order_of_their_keys_json_text() -> None:
+    keys: list[Any] = [9, 10, "a", 2.5]
+    initial = {"t": [{"id": key, "v": 0} for key in keys]}
+    golden = {"t": [{"id": key, "v": 1} for key in keys]}
+    effects = judge_effects({"s": report(initial, golden, golden)}).summary["updated"]["t"]
+    assert [row["key"] for row in effects] == ["a", 10, 2.5, 9]  # the text order: '"a"' < '10' < '2.5' < '9'

@@ -139,3 +139,24 @@ async def test_the_servers_end_when_the_attempt_is_cancelled(tb_fake: FakeChecko
             await running
         assert not os.path.exists(f"/proc/{pid}")  # killed and reaped before the cancellation returned
     assert leftover_processes(tb_fake.root) == []
+
+
+async def test_attempts_of_a_campaign_offer_the_same_tool_schemas_so_the_model_client_encodes_them_once(
+    tb_fake: FakeCheckout,
+) -> None:
+    suite = load_tb_suite(tb_fake.root)
+    source = TbSource(suite)
+    source.prepare(suite.tasks)
+    offered = []
+    async with source.running():
+        for _ in range(2):
+            backend = source.backend(suite.task(CANCEL))
+            assert isinstance(backend, TbBackend)
+            try:
+                async with backend.tools() as surface:
+                    offered.append({spec.name: spec.input_schema for spec in surface.list_tools()})
+            finally:
+                await backend.aclose()
+    first, second = offered
+    assert first == second and "get_order" in first
+    assert all(second[name] is schema for name, schema in first.items())

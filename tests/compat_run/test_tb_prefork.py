@@ -10,7 +10,7 @@ import anyio
 import pytest
 from tb_run_kit import leftover_processes
 
-from statebox.compat.thinkingbox import TbCheckout, bench_launcher
+from statebox.compat.thinkingbox import BenchLaunch, TbCheckout, bench_launcher
 from statebox.mcp.launch import ToolServerLauncher
 from tbfakes import RETAIL, FakeCheckout
 
@@ -41,7 +41,7 @@ def _parent(pid: int) -> int | None:
 
 async def test_an_attempt_takes_a_child_forked_ahead_and_the_pool_refills(tb_fake: FakeCheckout) -> None:
     checkout = TbCheckout(tb_fake.root)
-    async with bench_launcher(checkout.servers(), cwd=checkout.root, prefork=2) as launcher:
+    async with bench_launcher(checkout.servers(), checkout.root, BenchLaunch(prefork=2)) as launcher:
         await launcher.prepare(RETAIL)
         ahead = await ready_children(launcher, 2)
         async with launcher.connect(RETAIL) as server:
@@ -53,7 +53,7 @@ async def test_an_attempt_takes_a_child_forked_ahead_and_the_pool_refills(tb_fak
 
 async def test_children_of_a_dead_template_are_not_handed_out(tb_fake: FakeCheckout) -> None:
     checkout = TbCheckout(tb_fake.root)
-    async with bench_launcher(checkout.servers(), cwd=checkout.root, prefork=1) as launcher:
+    async with bench_launcher(checkout.servers(), checkout.root, BenchLaunch(prefork=1)) as launcher:
         await launcher.prepare(RETAIL)
         [ahead] = await ready_children(launcher, 1)
         template = launcher.template(RETAIL)

@@ -24,7 +24,11 @@ if TYPE_CHECKING:
     from statebox.compat.thinkingbox.clockpin import BENCH_NOW as BENCH_NOW, clock_pin_env as clock_pin_env
     from statebox.compat.thinkingbox.effects import TbJudgement as TbJudgement, judge_effects as judge_effects
     from statebox.compat.thinkingbox.errors import TbFormatError as TbFormatError
-    from statebox.compat.thinkingbox.launch import bench_launcher as bench_launcher, launch_specs as launch_specs
+    from statebox.compat.thinkingbox.launch import (
+        BenchLaunch as BenchLaunch,
+        bench_launcher as bench_launcher,
+        launch_specs as launch_specs,
+    )
     from statebox.compat.thinkingbox.loader import (
         DOMAINS as DOMAINS,
         TbCheckout as TbCheckout,

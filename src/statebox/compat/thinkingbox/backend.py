@@ -25,14 +25,14 @@ from statebox.compat.thinkingbox.custom_check_isolation import IsolationUnavaila
 from statebox.compat.thinkingbox.custom_check_outcome import custom_outcome
 from statebox.compat.thinkingbox.effects import judge_effects
 from statebox.compat.thinkingbox.loader import TbCheckout
-from statebox.compat.thinkingbox.models import TbAgentSpec, TbEffects, TbPolicySource, TbServerInit
+from statebox.compat.thinkingbox.models import TbAgentSpec, TbEffects, TbPolicySource, TbScenario, TbServerInit
 from statebox.compat.thinkingbox.options import TbRunOptions
-from statebox.compat.thinkingbox.protocol import reserved_geteffects, reserved_init, reserved_teardown
-from statebox.compat.thinkingbox.surface import TbToolSurface
+from statebox.compat.thinkingbox.protocol import reserved_geteffects, reserved_init, reserved_teardown, visible_tools
+from statebox.compat.thinkingbox.surface import TbToolSurface, builtin_specs
 from statebox.compat.thinkingbox.task import TbBenchTask, exposed_name
 from statebox.mcp.launch import ToolServer, ToolServerLauncher
 from statebox.runner.backend import AttemptBackend, OutcomeInputs, StateOutcome
-from statebox.tools import ToolSurface
+from statebox.tools import ToolSpec, ToolSurface
 
 logger = logging.getLogger(__name__)
 TEARDOWN_TIMEOUT_S = 5.0
@@ -49,7 +49,9 @@ class TbRuntime:
     tool_lists: dict[str, list[types.Tool]] = field(default_factory=dict)  # per server: listed once
     inits: dict[tuple[str, str], TbServerInit] = field(default_factory=dict)  # (task, server): merged once
     sources: dict[tuple[str, str], list[TbPolicySource]] = field(default_factory=dict)  # (scenario, server)
+    specs: dict[tuple[str, str], list[ToolSpec]] = field(default_factory=dict)  # (server, scenario): made once
     _checks: CustomCheckRunner | None = None  # made at the first custom check
+    _builtins: list[ToolSpec] | None = None  # made at the first attempt
 
     def check_runner(self) -> CustomCheckRunner:
         """The campaign's custom-check runner, in the isolation the options name (found once)."""
@@ -62,6 +64,20 @@ class TbRuntime:
                     raise CustomCheckInfraError(str(e)) from None
             self._checks = CustomCheckRunner(self.options.server_python, isolation)
         return self._checks
+
+    def builtins(self) -> list[ToolSpec]:
+        """The agent spec's own tools, made once per campaign (see `visible`)."""
+        if self._builtins is None:
+            self._builtins = builtin_specs(self.agent.builtin_tools)
+        return self._builtins
+
+    def visible(self, server: str, tools: list[types.Tool], scenario: TbScenario) -> list[ToolSpec]:
+        """The tools of `server` an agent sees in `scenario`, made once per campaign: every attempt
+        offers the same specs, so the agent's model client encodes them once, not per attempt."""
+        key = (server, scenario.name)
+        if key not in self.specs:
+            self.specs[key] = visible_tools(tools, scenario)
+        return self.specs[key]
 
     def init_config(self, task: TbBenchTask, server: str) -> TbServerInit:
         """The task's merged world state for `server`, merged once per campaign; tasks that add no
@@ -96,7 +112,7 @@ class TbBackend(AttemptBackend):
         # The servers stay up after this block: outcome() reads their effects; aclose() ends them.
         for server in self.task.servers:
             await self._start(server)
-        self.surface.add_builtins(self.runtime.agent.builtin_tools)
+        self.surface.add_builtins(self.runtime.agent.builtin_tools, self.runtime.builtins())
         yield self.surface
 
     async def _start(self, server: str) -> None:
@@ -107,12 +123,15 @@ class TbBackend(AttemptBackend):
         init = runtime.init_config(self.task, server)
         embedded = runtime.options.typesense_url is None
         config = init.config if embedded else {**init.config, "sources": [s.model_dump() for s in init.sources]}
-        await link.guard("__reserved__init", partial(reserved_init, session, server, config), timeout)
         tools = runtime.tool_lists.get(server)
+        if tools is not None and runtime.options.known_tools:
+            link.know_tools(tools)  # listed once per campaign: no session lists them again to validate
+        await link.guard("__reserved__init", partial(reserved_init, session, server, config), timeout)
         if tools is None:
             tools = runtime.tool_lists[server] = await link.list_tools()
         scenario = runtime.checkout.scenario(tb.scenario)
-        self.surface.add_server(link, tools, scenario, self.task.servers, init.sources if embedded else None)
+        visible = runtime.visible(server, tools, scenario)
+        self.surface.add_server(link, tools, scenario, self.task.servers, init.sources if embedded else None, visible)
 
     async def outcome(self, inputs: OutcomeInputs) -> StateOutcome:
         if len(self.links) != len(self.task.servers):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -45,25 +46,31 @@ def launch_specs(
     return specs
 
 
+@dataclass(frozen=True)
+class BenchLaunch:
+    """How a campaign starts the benchmark's servers; every field has the benchmark's default.
+    `used`: the servers the campaign will start, in the order they are prepared (shared out
+    between the templates)."""
+
+    python: str = sys.executable
+    fork: bool = True
+    prefork: int = 0
+    call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
+    start_timeout_s: float = START_TIMEOUT_S
+    clock_pin: str | None = BENCH_NOW
+    clock_mode: ClockMode = "advance"
+    used: Sequence[str] = ()
+
+
 def bench_launcher(
-    servers: TbServers,
-    *,
-    python: str = sys.executable,
-    cwd: str | Path | None = None,
-    fork: bool = True,
-    prefork: int = 0,
-    call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S,
-    start_timeout_s: float = START_TIMEOUT_S,
-    clock_pin: str | None = BENCH_NOW,
-    clock_mode: ClockMode = "advance",
-    used: Sequence[str] = (),
+    servers: TbServers, cwd: str | Path | None = None, launch: BenchLaunch | None = None
 ) -> ToolServerLauncher:
-    """A launcher for the servers of servers.yaml, clock pinned; `used`: the servers a campaign will
-    start, in the order they are prepared (shared out between the templates)."""
+    """A launcher for the servers of servers.yaml, run in `cwd`, clock pinned."""
+    how = launch if launch is not None else BenchLaunch()
     return ToolServerLauncher(
-        launch_specs(servers, python=python, fork=fork, prefork=prefork, used=used),
+        launch_specs(servers, python=how.python, fork=how.fork, prefork=how.prefork, used=how.used),
         cwd=cwd,
-        environment=partial(clock_pin_env, pin=clock_pin, mode=clock_mode),
-        call_timeout_s=call_timeout_s,
-        start_timeout_s=start_timeout_s,
+        environment=partial(clock_pin_env, pin=how.clock_pin, mode=how.clock_mode),
+        call_timeout_s=how.call_timeout_s,
+        start_timeout_s=how.start_timeout_s,
     )

@@ -21,6 +21,7 @@ class TbRunOptions:
     typesense_url: str | None = None  # None: statebox answers search_policy with embedded search
     fork: bool = True
     prefork: int = 2  # children forked ahead of demand, per server
+    known_tools: bool = True  # attempts' sessions told the tools listed once (False: each lists them, as the SDK does)
     call_timeout_s: float = 60.0  # a server that does not answer a call in time is hung
     start_timeout_s: float = 120.0  # start, MCP handshake and init of one attempt's servers
     unsafe_custom_checks: bool = False  # without bubblewrap, run custom checks with the inner layers only

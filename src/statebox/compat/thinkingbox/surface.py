@@ -49,10 +49,13 @@ class TbToolSurface:
         scenario: TbScenario,
         servers: list[str],
         sources: list[TbPolicySource] | None,
+        visible: list[ToolSpec] | None = None,
     ) -> None:
-        """Offer the server's scenario-listed tools; `sources` given: statebox answers search_policy."""
+        """Offer the server's scenario-listed tools (`visible`: `visible_tools(tools, scenario)` as made
+        once per campaign, so that every attempt offers the same specs); `sources` given: statebox
+        answers search_policy."""
         read_only = {tool.name for tool in tools if tool.annotations and tool.annotations.read_only_hint}
-        for spec in visible_tools(tools, scenario):
+        for spec in visible if visible is not None else visible_tools(tools, scenario):
             ref = scenario.tool(spec.name)
             ends = bool(ref and ref.is_end_turn)
             name = exposed_name(link.name, spec.name, servers)
@@ -64,11 +67,12 @@ class TbToolSurface:
             self._routes[name] = route
             self.specs.append(spec.model_copy(update={"name": name, "writes": route.writes}))
 
-    def add_builtins(self, tools: list[TbBuiltinTool]) -> None:
-        """The agent spec's own tools: answered here, never sent to a server."""
+    def add_builtins(self, tools: list[TbBuiltinTool], specs: list[ToolSpec] | None = None) -> None:
+        """The agent spec's own tools: answered here, never sent to a server (`specs`: `builtin_specs(tools)`
+        as made once per campaign)."""
         for tool in tools:
             self._routes[tool.name] = _Route("builtin", tool.name, ends_episode=tool.is_end_turn)
-            self.specs.append(ToolSpec(name=tool.name, description=tool.description, input_schema=tool.input_schema))
+        self.specs += specs if specs is not None else builtin_specs(tools)
 
     def list_tools(self) -> list[ToolSpec]:
         return list(self.specs)
@@ -100,6 +104,11 @@ class TbToolSurface:
         if server not in self._searches:
             self._searches[server] = PolicySearch(self._sources[server])
         return self._searches[server]
+
+
+def builtin_specs(tools: list[TbBuiltinTool]) -> list[ToolSpec]:
+    """The agent spec's own tools as the agent sees them."""
+    return [ToolSpec(name=tool.name, description=tool.description, input_schema=tool.input_schema) for tool in tools]
 
 
 def _outcome(text: str, is_error: bool, data: Any, ends_episode: bool) -> ToolOutcome:

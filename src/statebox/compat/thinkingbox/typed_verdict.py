@@ -16,6 +16,7 @@ fields are judged only for whether they changed: the servers keep such fields ou
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -31,6 +32,8 @@ FREE_TEXT = frozenset(  # prose the agent words itself: judged only for whether 
      "business_justification", "preferences"}
 )  # fmt: skip
 _EPOCH = datetime(2025, 10, 1, 13, 0, tzinfo=UTC)  # the benchmark's "now" (this judge never reads it)
+_PLAIN = frozenset({str, int, float, bool, type(None)})  # field types a row is kept as it is with
+_TEXT = object()  # tags a key identity that is the key's JSON text
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,8 @@ def table_key(states: list[list[dict[str, Any]]]) -> str | tuple[str, ...] | Non
     rows = [row for state in states for row in state]
     if not rows:
         return "id"
-    shared = [c for c in rows[0] if all(c in row for row in rows)]
+    common = set(rows[0]).intersection(*rows)
+    shared = [c for c in rows[0] if c in common]
     candidates = (["id"] if "id" in shared else []) + [c for c in shared if c != "id"]
     for column in candidates:
         if all(_distinct(state, (column,)) for state in states):
@@ -98,12 +102,11 @@ def state_effects(before: dict[str, list[dict[str, Any]]], after: dict[str, list
     """The row changes from `before` to `after`, matched by each table's key."""
     changes: list[RowChange] = []
     for table, spec in sorted(specs.items()):
-        old = {_key_text(spec.key_of(row)): row for row in before.get(table, [])}
-        new = {_key_text(spec.key_of(row)): row for row in after.get(table, [])}
-        for text in sorted(old.keys() | new.keys()):
-            was, now = old.get(text), new.get(text)
-            if was == now:
-                continue
+        old = {_key_id(spec.key_of(row)): row for row in before.get(table, [])}
+        new = {_key_id(spec.key_of(row)): row for row in after.get(table, [])}
+        changed = [k for k in old.keys() | new.keys() if old.get(k) != new.get(k)]
+        for ident in sorted(changed, key=lambda k: _key_text(_rows_key(old, new, k, spec))):  # in key text order
+            was, now = old.get(ident), new.get(ident)
             key = spec.key_of(now if now is not None else was)  # type: ignore[arg-type]
             kind: ChangeKind = "insert" if was is None else "delete" if now is None else "update"
             changes.append(RowChange(table=table, key=key, kind=kind, before=was, after=now))
@@ -119,7 +122,7 @@ def _tables(state: Any) -> dict[str, list[dict[str, Any]]] | None:
             return None
         # Most fields are plain values: only rows holding a list or a dict are rebuilt.
         out[str(table)] = [
-            {k: _canonical(v) for k, v in row.items()} if any(isinstance(v, list | dict) for v in row.values()) else row
+            row if _PLAIN.issuperset(map(type, row.values())) else {k: _canonical(v) for k, v in row.items()}
             for row in rows
         ]
     return out
@@ -128,6 +131,8 @@ def _tables(state: Any) -> dict[str, list[dict[str, Any]]] | None:
 def _canonical(value: Any) -> Any:
     """Lists of plain values in a stable order (their order is not part of the state)."""
     if isinstance(value, list):
+        if _PLAIN.issuperset(map(type, value)):  # the common case, sorted without a copy of each item
+            return sorted(value, key=_plain_order) if len(value) > 1 else list(value)
         items = [_canonical(v) for v in value]
         if len(items) > 1 and all(not isinstance(v, dict | list) for v in items):
             return sorted(items, key=_plain_order)
@@ -143,9 +148,26 @@ def _plain_order(value: Any) -> tuple[str, str]:
 
 
 def _distinct(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> bool:
-    keys = [_key_text([row.get(c) for c in columns]) for row in rows]
-    return len(set(keys)) == len(keys)
+    keys = {_key_id([row.get(c) for c in columns]) for row in rows}
+    return len(keys) == len(rows)
 
 
 def _key_text(key: Any) -> str:
     return json.dumps(key, sort_keys=True, default=str)
+
+
+def _key_id(key: Any) -> Hashable:
+    """A key's identity: equal exactly when `_key_text` is. A string or integer (or a list of them),
+    the most common keys, stands for itself (as a tuple for a list); anything else is its text,
+    tagged so that it never equals a string that happens to read like it."""
+    if type(key) is str or type(key) is int:
+        return key
+    if type(key) is list and all(type(v) is str or type(v) is int for v in key):
+        return tuple(key)
+    return (_TEXT, _key_text(key))
+
+
+def _rows_key(old: dict[Hashable, dict[str, Any]], new: dict[Hashable, dict[str, Any]], ident: Hashable,
+              spec: TableSpec) -> Any:  # fmt: skip
+    row = new.get(ident)
+    return spec.key_of(row if row is not None else old[ident])

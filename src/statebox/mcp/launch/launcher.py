@@ -20,13 +20,13 @@ from typing import IO
 
 import anyio
 from anyio.abc import TaskGroup
-from mcp import ClientSession
 from mcp.client.stdio import get_default_environment
 
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.launch.forkserver import ForkServer, ForkTarget
 from statebox.mcp.launch.processes import stderr_file
 from statebox.mcp.launch.server import StartedServer, ToolServer
+from statebox.mcp.launch.session import ListedSession
 from statebox.mcp.launch.spec import DEFAULT_CALL_TIMEOUT_S, DEFAULT_START_TIMEOUT_S, EnvHook, LaunchSpec
 from statebox.mcp.launch.starters import ForkStarter, PlainStarter, ServerProcess, SharedTemplate, Starter
 
@@ -134,7 +134,7 @@ class ToolServerLauncher:
     @asynccontextmanager
     async def connect(self, name: str) -> AsyncIterator[ToolServer]:
         """`start()` plus an MCP session on it, initialised within the start timeout."""
-        async with self.start(name) as started, ClientSession(*started.streams) as session:
+        async with self.start(name) as started, ListedSession(started.streams) as session:
             server = ToolServer(started, session, self.call_timeout_s)
             await server.guard("the MCP handshake", session.initialize, self.start_timeout_s)
             yield server

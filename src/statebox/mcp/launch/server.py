@@ -15,12 +15,12 @@ from typing import IO, Any, TypeVar
 
 import anyio
 import mcp_types as types
-from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.launch.bridge import MessageStreams
 from statebox.mcp.launch.processes import stderr_tail
+from statebox.mcp.launch.session import ListedSession
 
 _CLOSED = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
 T = TypeVar("T")
@@ -41,7 +41,7 @@ class StartedServer:
 class ToolServer:
     """An initialised MCP session with one started server; a dead or hung server is a `ToolServerError`."""
 
-    def __init__(self, started: StartedServer, session: ClientSession, call_timeout_s: float) -> None:
+    def __init__(self, started: StartedServer, session: ListedSession, call_timeout_s: float) -> None:
         self.started = started
         self.session = session
         self.call_timeout_s = call_timeout_s
@@ -80,8 +80,13 @@ class ToolServer:
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
         return await self.guard(repr(tool), partial(self.session.call_tool, tool, arguments))
 
+    def know_tools(self, tools: list[types.Tool]) -> None:
+        """The tools an earlier process of this server listed: results of those that declare no
+        output schema are then not revalidated (see `ListedSession`)."""
+        self.session.know_tools(tools)
+
     async def list_tools(self) -> list[types.Tool]:
-        """Every tool the server lists (all pages)."""
+        """Every tool the server lists (all pages); the session then knows them."""
         tools: list[types.Tool] = []
         cursor: str | None = None
         while True:
@@ -90,6 +95,7 @@ class ToolServer:
             tools += page.tools
             cursor = page.next_cursor
             if not cursor:
+                self.know_tools(tools)
                 return tools
 
     def _fail(self, what: str) -> ToolServerError:
