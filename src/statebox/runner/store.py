@@ -6,7 +6,7 @@ import fcntl
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
@@ -20,6 +20,7 @@ DIGEST = "trials.digest"  # the chained digest of trials.jsonl (see the section 
 # Appended by `repair()` to a line torn by a killed writer: readers skip such lines (and only those).
 TORN_MARK = " <- torn: the writer was killed mid-line; statebox skips this line"
 Record = TypeVar("Record", bound=BaseModel)
+Read = TypeVar("Read")
 # Manifest keys that may differ when resuming.
 RESUMABLE_KEYS = frozenset({"repeat", "concurrency", "workers", "tools_via", "started_at", "resumed_at"})
 
@@ -126,19 +127,29 @@ def latest_per_trial(records: Iterable[TrialRecord]) -> list[TrialRecord]:
     return list(latest.values())
 
 
-def read_records(path: Path, model: type[Record]) -> Iterator[Record]:
-    """The records of a .jsonl file, in order. Skipped: blank lines, lines a repair marked as torn, and
-    an unterminated last line (a writer killed mid-line, or still writing it). Anything else that does
-    not read as a record of a version this statebox knows is a RunDirError naming the file and line."""
+def read_records(path: Path, model: type[Record], torn: Callable[[Line], None] | None = None) -> Iterator[Record]:
+    """The records of a .jsonl file as `model`, in order, by `read_jsonl`'s rules."""
+    return read_jsonl(path, lambda line: parse_record(line.text, model), torn)
+
+
+def read_jsonl(path: Path, read: Callable[[Line], Read], torn: Callable[[Line], None] | None = None) -> Iterator[Read]:
+    """What `read` makes of each line of a .jsonl file, in order: the one reader of trials.jsonl and errors.jsonl.
+
+    Skipped: blank lines, and lines torn by a killed writer (a line a repair marked as torn, or an
+    unterminated last line that does not read), each passed to `torn` if given. Any other line `read`
+    refuses (ValueError) is a RunDirError `FILE:LINE: why`, never skipped (docs/contracts.md)."""
     for line in read_lines(path):
         if line.torn:
+            if torn is not None:
+                torn(line)
             continue
         try:
-            yield parse_record(line.text, model)
+            yield read(line)
         except ValueError as e:
-            if line.unterminated:  # torn by a kill, repaired before resuming
-                continue
-            raise RunDirError(f"{path}:{line.number}: {e}") from None
+            if not line.unterminated:
+                raise RunDirError(f"{path}:{line.number}: {e}") from None
+            if torn is not None:  # torn by a kill (or still being written); a resume repairs it first
+                torn(line)
 
 
 @dataclass(frozen=True)
