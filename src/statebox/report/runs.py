@@ -9,20 +9,30 @@ not depend on the order of lines or of the directories given.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, BinaryIO, TypeVar
+from typing import BinaryIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from statebox.report.merge import MergeConflict, Prefer, resolve_duplicates
 from statebox.report.trial_summary import RecordAt, TrialSummary, read_summary
+from statebox.runner.manifest import Manifest
 from statebox.runner.record import ErrorRecord, TrialRecord
-from statebox.runner.store import ERRORS, MANIFEST, TRIALS, Line, RunDirError, check_version, parse_record, read_jsonl
+from statebox.runner.store import (
+    ERRORS,
+    MANIFEST,
+    TRIALS,
+    Line,
+    RunDir,
+    RunDirError,
+    check_version,
+    parse_record,
+    read_jsonl,
+)
 
 GroupKey = tuple[str, str, str | None]  # (suite, agent, model)
 Read = TypeVar("Read")
@@ -83,7 +93,7 @@ def load_runs(dirs: Sequence[Path], *, prefer: Prefer | None = None) -> LoadedRu
     return LoadedRuns(unique_trials, outstanding, declared, warnings)
 
 
-def _read_manifest(path: Path, warnings: list[str]) -> dict[str, Any] | None:
+def _read_manifest(path: Path, warnings: list[str]) -> Manifest | None:
     if not path.exists():
         raise ReportInputError(f"{path}: no such directory")
     if not path.is_dir():
@@ -95,12 +105,9 @@ def _read_manifest(path: Path, warnings: list[str]) -> dict[str, Any] | None:
         warnings.append(f"{path}: no {MANIFEST}; the intended number of repeats is unknown")
         return None
     try:
-        data = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        raise ReportInputError(f"{manifest_path}: cannot read the manifest: {e}") from None
-    if not isinstance(data, dict):
-        raise ReportInputError(f"{manifest_path}: the manifest is not a JSON object")
-    return data
+        return RunDir(path).manifest()
+    except RunDirError as e:
+        raise ReportInputError(str(e)) from None
 
 
 def _read_lines(path: Path, read: Callable[[str, RecordAt], Read], warnings: list[str]) -> Iterator[Read]:
@@ -167,7 +174,7 @@ class FullRecords:
 
 
 def _declare(
-    manifest: dict[str, Any] | None,
+    manifest: Manifest | None,
     records: Sequence[TrialSummary | ErrorRecord],
     declared: dict[GroupKey, int],
     declared_tasks: dict[str, int],
@@ -175,11 +182,10 @@ def _declare(
     """Remember the repeats the manifest asked for, for every group this directory holds."""
     if manifest is None:
         return
-    repeat, tasks, suite = manifest.get("repeat"), manifest.get("tasks"), manifest.get("suite")
-    if isinstance(repeat, int):
-        for key in {group_key(r) for r in records}:
-            declared[key] = max(declared.get(key, 0), repeat)
-    if isinstance(suite, str) and isinstance(tasks, int):
+    repeat, tasks, suite = manifest.repeat, manifest.tasks, manifest.suite
+    for key in {group_key(r) for r in records}:
+        declared[key] = max(declared.get(key, 0), repeat)
+    if tasks is not None:
         declared_tasks[suite] = max(declared_tasks.get(suite, 0), tasks)
 
 
