@@ -17,8 +17,6 @@ ALLOWED = {
     "cli/demo.py::demo",  # cli/** (cli branch)
     "cli/fake.py::fake_model",  # cli/** (cli branch): a typer command, one parameter per option
     "compat/thinkingbox/launch.py::bench_launcher",  # compat/thinkingbox/launch.py (owned)
-    "fakemodel/serve.py::run_fake_model",  # its caller cli/fake.py (cli branch) passes the 12 positionally
-    "judge/validation.py::validate_task",  # judge/** (verdict branch)
     "kit/build.py::build_domain",  # kit/** (rework branches): issue #32 item 4 reshapes it
     "runner/episode.py::run_attempt",  # runner/episode.py (owned)
 }
