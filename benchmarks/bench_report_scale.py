@@ -39,6 +39,7 @@ from urllib.parse import unquote, urlparse
 from statebox.agents.transcript import Entry, ToolCallEntry, Transcript
 from statebox.judge import Discrepancy
 from statebox.judge.verdict import DiscrepancyKind
+from statebox.runner.manifest import Manifest
 from statebox.runner.record import TrialRecord, trial_id
 from statebox.runner.store import RunDir
 
@@ -146,8 +147,7 @@ def generate(root: Path, runs: int, tasks: int, repeats: int) -> list[Path]:
         model = f"openai:model-{m}"
         rng = random.Random(m)
         run = RunDir(path)
-        run.write_manifest({"suite": SUITE, "agent": AGENT, "models": [model], "repeat": repeats, "tasks": tasks,
-                            "started_at": "2026-01-01T00:00:00"})  # fmt: skip
+        run.write_manifest(Manifest(suite=SUITE, agent=AGENT, models=[model], repeat=repeats, tasks=tasks))
         for t in range(tasks):
             task, domain = f"task_{t:04d}", DOMAINS[t % len(DOMAINS)]
             p_pass = min(0.95, max(0.05, rng.gauss(0.45 + 0.08 * m, 0.3)))

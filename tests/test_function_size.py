@@ -16,8 +16,6 @@ MAX_PARAMETERS = 8
 ALLOWED = {
     "cli/demo.py::demo",  # cli/** (cli branch)
     "cli/fake.py::fake_model",  # cli/** (cli branch): a typer command, one parameter per option
-    "fakemodel/serve.py::run_fake_model",  # its caller cli/fake.py (cli branch) passes the 12 positionally
-    "judge/validation.py::validate_task",  # judge/** (verdict branch)
 }
 
 

@@ -57,12 +57,52 @@ def test_report_on_a_foreign_directory_fails_naming_it(app: typer.Typer, runner:
     assert f"{tmp_path}: not a statebox run directory" in " ".join(result.stderr.split())
 
 
-def test_report_warns_about_corrupt_lines(app: typer.Typer, runner: CliRunner, tmp_path: Path, synth: Any) -> None:
-    path = synth.write_run(tmp_path / "run", synth.standard_trials(), extra_lines=["{oops"])
-    result = runner.invoke(app, ["report", str(path), "--json"])
-    assert result.exit_code == 0
-    assert "skipped 1 corrupt line" in result.stderr
-    assert json.loads(result.stdout)["runs"][0]["attempts"] == 20
+def _corrupt_middle_line(synth: Any, path: Path) -> Path:
+    """A run whose trials.jsonl has a line that is not a record between two records (line 11 of 21)."""
+    trials = synth.standard_trials()
+    run = synth.write_run(path, trials[:10], extra_lines=['{"trial_id": "oops'])
+    with (run / "trials.jsonl").open("a") as f:
+        f.write("".join(t.model_dump_json() + "\n" for t in trials[10:]))
+    return run
+
+
+def _torn_last_line(synth: Any, path: Path) -> Path:
+    """A run whose writer was killed mid-line: the last line of trials.jsonl is unterminated and half a record."""
+    trials = synth.standard_trials()
+    run = synth.write_run(path, trials)
+    with (run / "trials.jsonl").open("a") as f:
+        f.write(trials[0].model_dump_json()[:40])
+    return run
+
+
+@pytest.mark.parametrize("command", ["report", "compare"])
+def test_a_corrupt_middle_line_is_refused_naming_file_and_line(
+    app: typer.Typer, runner: CliRunner, tmp_path: Path, synth: Any, command: str
+) -> None:
+    path = _corrupt_middle_line(synth, tmp_path / "run")
+    dirs = [str(path)] if command == "report" else [str(path), str(path)]
+    result = runner.invoke(app, [command, *dirs, "--json"])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert lines[0].startswith(f"error: {path / 'trials.jsonl'}:11: not a JSON record"), lines[0]
+
+
+@pytest.mark.parametrize("command", ["report", "compare"])
+def test_a_torn_last_line_is_skipped_with_a_warning_and_the_rest_reported(
+    app: typer.Typer, runner: CliRunner, tmp_path: Path, synth: Any, command: str
+) -> None:
+    path = _torn_last_line(synth, tmp_path / "run")
+    dirs = [str(path)] if command == "report" else [str(path), str(path)]
+    result = runner.invoke(app, [command, *dirs, "--json"])
+    assert result.exit_code == 0, result.output
+    assert f"{path / 'trials.jsonl'}: skipped 1 torn line (line 21: a writer killed mid-line)" in " ".join(
+        result.stderr.split()
+    ), result.stderr
+    document = json.loads(result.stdout)
+    attempts = document["runs"][0]["attempts"] if command == "report" else sum(document["passes_a"][1:])
+    assert attempts == 20
 
 
 def test_errors_as_failures_flag_changes_the_convention(

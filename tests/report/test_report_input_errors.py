@@ -1,6 +1,7 @@
 """Clear errors for directories that are not runs, empty runs, and corrupt lines."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +34,39 @@ def test_an_empty_shard_beside_a_full_one_is_a_warning(tmp_path: Path, synth: An
     assert len(loaded.trials) == 20
 
 
-def test_corrupt_lines_are_skipped_with_a_count(tmp_path: Path, synth: Any) -> None:
-    bad = ['{"trial_id": "torn', "not json at all", json.dumps({"trial_id": "x"})]
-    path = synth.write_run(tmp_path / "run", synth.standard_trials(), extra_lines=bad)
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ('{"trial_id": "torn', r"not a JSON record \(Unterminated string"),
+        ("not json at all", r"not a JSON record"),
+        (json.dumps({"trial_id": "x"}), r"not a valid TrialFields \(suite: Field required\)"),
+        ("[1, 2]", r"not a JSON object"),
+    ],
+)
+def test_a_corrupt_line_is_refused_naming_file_and_line(tmp_path: Path, synth: Any, line: str, why: str) -> None:
+    trials = synth.standard_trials()
+    path = synth.write_run(tmp_path / "run", trials[:3], extra_lines=[line])
+    with (path / "trials.jsonl").open("a") as f:
+        f.write(trials[3].model_dump_json() + "\n")
+    with pytest.raises(ReportInputError, match=rf"^{re.escape(str(path / 'trials.jsonl'))}:4: {why}"):
+        load_runs([path])
+
+
+def test_a_corrupt_error_line_is_refused_naming_errors_jsonl(tmp_path: Path, synth: Any) -> None:
+    path = synth.write_run(tmp_path / "run", synth.standard_trials(), [synth.make_error("r3", 4)])
+    with (path / "errors.jsonl").open("a") as f:
+        f.write("{broken\n")
+    with pytest.raises(ReportInputError, match=r"errors.jsonl:2: not a JSON record"):
+        load_runs([path])
+
+
+def test_an_unterminated_last_line_is_torn_skipped_and_said(tmp_path: Path, synth: Any) -> None:
+    path = synth.write_run(tmp_path / "run", synth.standard_trials())
+    with (path / "trials.jsonl").open("a") as f:
+        f.write('{"schema_version": 1, "trial_id": "half')
     loaded = load_runs([path])
     assert len(loaded.trials) == 20
-    assert loaded.warnings == [f"{path / 'trials.jsonl'}: skipped 3 corrupt lines"]
+    assert loaded.warnings == [f"{path / 'trials.jsonl'}: skipped 1 torn line (line 21: a writer killed mid-line)"]
     assert build_report(loaded)["runs"][0]["attempts"] == 20
 
 

@@ -49,19 +49,19 @@ def test_the_attempt_view_is_the_record_less_what_is_not_shown(run_dir: Path, tr
     assert not {"timings", "usage", "schema_version", "state_hash"} & view.keys()
 
 
-def test_a_line_of_an_unknown_schema_version_is_counted_not_read(tmp_path: Path, synth: Any) -> None:
+def test_a_line_of_an_unknown_schema_version_is_refused_naming_its_line(tmp_path: Path, synth: Any) -> None:
     future = json.loads(synth.standard_trials()[0].model_dump_json()) | {"schema_version": SCHEMA_VERSION + 1}
     path = synth.write_run(tmp_path / "run", synth.standard_trials()[1:], extra_lines=[json.dumps(future)])
-    loaded = load_runs([path])
-    assert len(loaded.trials) == 19
-    assert loaded.warnings == [f"{path / 'trials.jsonl'}: skipped 1 corrupt line"]
+    with pytest.raises(ReportInputError, match=rf"trials.jsonl:20: schema_version {SCHEMA_VERSION + 1}, but"):
+        load_runs([path])
 
 
 def test_a_line_marked_torn_by_a_repair_is_counted_and_skipped(tmp_path: Path, synth: Any) -> None:
     torn = '{"trial_id": "half' + TORN_MARK
     loaded = load_runs([synth.write_run(tmp_path / "run", synth.standard_trials(), extra_lines=[torn])])
     assert len(loaded.trials) == 20
-    assert loaded.warnings == [f"{tmp_path / 'run' / 'trials.jsonl'}: skipped 1 corrupt line"]
+    want = f"{tmp_path / 'run' / 'trials.jsonl'}: skipped 1 torn line (line 21: a writer killed mid-line)"
+    assert loaded.warnings == [want]
 
 
 def test_a_line_separator_inside_a_transcript_does_not_split_the_record(tmp_path: Path, synth: Any) -> None:

@@ -36,6 +36,7 @@ from statebox.runner.backend import WorldBackend
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.hosted_suite import HostedAttemptFactory
 from statebox.runner.judging import VerdictDocument, verdict_of_record
+from statebox.runner.manifest import Manifest
 from statebox.runner.record import RecordedOutcome, TrialRecord
 from statebox.runner.store import RunDir
 from statebox.runner.taskset import TaskSet
@@ -262,7 +263,7 @@ def over_inspect(suite: Suite, task: Task, base_url: str, log_dir: Path) -> dict
 
 def store_run(run: Path, records: list[TrialRecord]) -> None:
     store = RunDir(run)
-    store.write_manifest({"schema_version": 1, "suite": records[0].suite, "agent": "llm", "models": [FAKE_MODEL]})
+    store.write_manifest(Manifest(suite=records[0].suite, agent="llm", models=[FAKE_MODEL], repeat=1))
     for record in records:
         store.append_trial(record)
 

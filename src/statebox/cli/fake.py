@@ -33,23 +33,20 @@ def fake_model(
         fail(f"--mode {mode!r}: choose one of {', '.join(MODES)}")
     if api not in APIS:
         fail(f"--api {api!r}: choose one of {', '.join(APIS)}")
-    from statebox.fakemodel import run_fake_model  # the HTTP stack, loaded only by this command
+    from statebox.fakemodel import FakeModelConfig, run_fake_model  # the HTTP stack, loaded only by this command
     from statebox.mcp import CannotListenError
 
     s = open_suite(suite)
     try:
+        config = FakeModelConfig(
+            cast(Mode, mode), error_rate, latency_ms, seed, fail_first_n, fail_rate, api=cast(Api, api)
+        )
         run_fake_model(
             s,
-            cast(Mode, mode),
-            error_rate,
-            latency_ms,
+            config,
             host,
             port,
-            seed,
-            fail_first_n=fail_first_n,
-            fail_rate=fail_rate,
             on_bound=lambda url: print(f"fake model for {suite} ({mode}, {api} API) at {url}", file=sys.stderr),
-            api=cast(Api, api),
         )
     except (ValueError, CannotListenError) as e:
         fail(str(e))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import cast
 
+from statebox.fakemodel.app import FakeModelConfig
 from statebox.fakemodel.plan import MODES, Mode
 from statebox.fakemodel.serve import run_fake_model
 from statebox.fakemodel.wire import APIS, Api
@@ -26,19 +27,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fail-first-n", type=int, default=0, help="answer the first N requests with HTTP 500")
     parser.add_argument("--fail-rate", type=float, default=0.0, help="answer requests with HTTP 500 at this rate")
     a = parser.parse_args(argv)
-    run_fake_model(
-        a.suite,
+    config = FakeModelConfig(
         cast(Mode, a.mode),
         a.error_rate,
         a.latency_ms,
-        a.host,
-        a.port,
         a.seed,
-        fail_first_n=a.fail_first_n,
-        fail_rate=a.fail_rate,
+        a.fail_first_n,
+        a.fail_rate,
         latency_jitter_ms=a.latency_jitter_ms,
         api=cast(Api, a.api),
     )
+    run_fake_model(a.suite, config, a.host, a.port)
 
 
 if __name__ == "__main__":

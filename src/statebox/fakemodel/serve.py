@@ -11,37 +11,25 @@ from types import TracebackType
 import uvicorn
 
 from statebox.fakemodel.app import FakeModelApp, FakeModelConfig
-from statebox.fakemodel.plan import Mode
-from statebox.fakemodel.wire import Api
 from statebox.mcp.http_serving import base_url, bind_socket
 from statebox.tasks.worlds import TaskWorlds, load_worlds
 
 
 def run_fake_model(
     suite: TaskWorlds | str,
-    mode: Mode = "reference",
-    error_rate: float = 0.3,
-    latency_ms: float = 0.0,
+    config: FakeModelConfig | None = None,
     host: str = "127.0.0.1",
     port: int = 8765,
-    seed: int = 0,
-    *,
-    fail_first_n: int = 0,
-    fail_rate: float = 0.0,
-    latency_jitter_ms: float = 0.0,
     on_bound: Callable[[str], None] | None = None,
-    api: Api = "openai",
 ) -> None:
-    """Serve the fake model for a suite (a built-in suite's tasks, or its name) until interrupted.
+    """Serve the fake model for a suite (a built-in suite's tasks, or its name) until interrupted, playing as
+    `config` says (default: the reference, over the OpenAI API).
 
     The address is bound first (CannotListenError when it is taken); `on_bound` then gets the base URL
-    a client of `api` is given.
+    a client of the config's `api` is given.
     """
     chosen = load_worlds(suite) if isinstance(suite, str) else suite
-    config = FakeModelConfig(
-        mode, error_rate, latency_ms, seed, fail_first_n, fail_rate, latency_jitter_ms=latency_jitter_ms, api=api
-    )
-    app = FakeModelApp(chosen, config)
+    app = FakeModelApp(chosen, config or FakeModelConfig())
     sock = bind_socket(host, port)
     if on_bound is not None:
         on_bound(base_url(sock) + app.wire.base_path)

@@ -27,6 +27,7 @@ from statebox.judge.rubrics import RubricJudge
 from statebox.llm.client import ModelClient
 from statebox.llm.types import Sampling
 from statebox.runner.episode import AttemptPlan, run_attempt
+from statebox.runner.manifest import Imported, Manifest
 from statebox.runner.record import SCHEMA_VERSION, TrialRecord
 from statebox.runner.source import AttemptSource
 from statebox.runner.store import RunDir
@@ -74,7 +75,7 @@ def import_run(
     trials = asyncio.run(_replay_all(plan, source, concurrency, judge_client))
     manifest = import_manifest(importer, path, digest, plan, source, concurrency)
     if judge_client is not None:
-        manifest.update(judge_model=judge_client.spec, rubrics_judged=True)
+        manifest = manifest.model_copy(update={"judge_model": judge_client.spec, "rubrics_judged": True})
     run.write_manifest(manifest)
     for record in sorted(trials, key=lambda t: t.recorded.record if t.recorded else 0):
         run.append_trial(record)
@@ -133,51 +134,48 @@ async def replay_attempt(
 
 def import_manifest(
     importer: Importer, path: Path, digest: str, plan: ImportPlan, source: AttemptSource, concurrency: int
-) -> dict[str, Any]:
+) -> Manifest:
     """A run's manifest (docs/contracts.md), what the source adds, and `imported`."""
     repeats = max((a.repeat for a in plan.attempts), default=-1) + 1
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "statebox_version": statebox.__version__,
-        "suite": plan.suite.name,
-        "task_set_hash": plan.suite.content_hash(),
-        "tasks": len(plan.suite.tasks),
-        "agent": ReplayingAgent.name,
-        "models": [plan.model] if plan.model else [],
-        "base_url": None,
-        "sampling": Sampling().model_dump(),
-        "user": ReplayingCustomer.name,
-        "user_model": None,
-        "judge_model": None,
-        "rubrics_judged": False,
-        "repeat": repeats,
-        "concurrency": concurrency,
-        "workers": 1,
-        "shard": None,
-        "tools_via": "memory",
-        "search_backend": None,
-        "prices": {},
-        **source.manifest(),
-        "imported": {
-            "format": importer.format,
-            "source": str(path.resolve()),
-            "sha256": digest,
-            "records": len(plan.attempts),
-            "at": datetime.now(UTC).isoformat(timespec="seconds"),
-            **plan.manifest,
-        },
-    }
+    run = Manifest(
+        schema_version=SCHEMA_VERSION,
+        statebox_version=statebox.__version__,
+        suite=plan.suite.name,
+        task_set_hash=plan.suite.content_hash(),
+        tasks=len(plan.suite.tasks),
+        agent=ReplayingAgent.name,
+        models=[plan.model] if plan.model else [],
+        base_url=None,
+        sampling=Sampling(),
+        user=ReplayingCustomer.name,
+        user_model=None,
+        judge_model=None,
+        rubrics_judged=False,
+        repeat=repeats,
+        concurrency=concurrency,
+        workers=1,
+        shard=None,
+        tools_via="memory",
+        search_backend=None,
+        prices={},
+    )
+    at = datetime.now(UTC).isoformat(timespec="seconds")
+    imported = Imported(
+        format=importer.format, source=str(path.resolve()), sha256=digest, records=len(plan.attempts), at=at,
+        **plan.manifest,
+    )  # fmt: skip
+    return run.with_entries({**source.manifest(), "imported": imported.model_dump(mode="json")})
 
 
-def source_problem(manifest: Mapping[str, Any]) -> str | None:
+def source_problem(manifest: Manifest) -> str | None:
     """For an imported run: why its source file is not what was imported (None: it is, or no import)."""
-    imported = manifest.get("imported")
-    if not isinstance(imported, dict):
+    imported = manifest.imported
+    if imported is None:
         return None
-    path = Path(str(imported.get("source")))
+    path = Path(imported.source)
     if not path.is_file():
         return f"the imported file {path} is gone"
-    now, then = sha256_of(path), str(imported.get("sha256"))
+    now, then = sha256_of(path), imported.sha256
     if now != then:
         return f"{path} changed since it was imported (SHA-256 {now[:12]}..., imported {then[:12]}...)"
     return None

@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 from statebox.judge.mutants import mutants
 from statebox.judge.reference_trace import CheckValidation, reference_trace, validate_checks
 from statebox.judge.replay import ReferenceFailed, judge_attempt, replay, required_effects, rules_for
+from statebox.judge.rules import JudgingRules
 from statebox.judge.shape import SuiteShape, TaskShape, suite_shape, task_shape
 from statebox.judge.trace import violations
 from statebox.tasks import RefCall, Task
@@ -33,8 +34,11 @@ class TaskValidation(BaseModel):
     mutants_total: int
     problems: list[str] = Field(default_factory=list)
     checks: list[CheckValidation] = Field(default_factory=list, description="the task's trace checks")
-    shape: TaskShape | None = Field(default=None, description="what the task adds to its domain's shape (reported, "
-                                                              "not part of `ok`: the minimums are per domain)")
+    shape: TaskShape | None = Field(
+        default=None,
+        description="what the task adds to its domain's shape (reported, "
+        "not part of `ok`: the minimums are per domain)",
+    )
 
     @property
     def ok(self) -> bool:
@@ -70,6 +74,7 @@ def validate_task(suite: TaskWorlds, task: Task) -> TaskValidation:
     )
     try:
         required = required_effects(suite, task)
+
         def read_customer_side(session: Session) -> None:
             result.problems.extend(_customer_side(suite, task, session))
 
@@ -79,6 +84,17 @@ def validate_task(suite: TaskWorlds, task: Task) -> TaskValidation:
         result.problems.append(str(e))
         return result
     rules = rules_for(suite, task)
+    _check_trace(suite, task, played, result)
+    _check_judged(task, again, required, rules, result)
+    _check_needed(suite, task, writes, required, result)
+    _check_mutants(required, rules, result)
+    return result
+
+
+def _check_trace(
+    suite: TaskWorlds, task: Task, played: list[tuple[RefCall, ToolOutcome]], result: TaskValidation
+) -> None:
+    """The task's shape, and each trace check: the reference keeps it, and a reference breaking it is caught."""
     trace = reference_trace(task, played)
     result.shape = task_shape(suite, task, trace)
     result.checks = validate_checks(task, trace)
@@ -87,6 +103,12 @@ def validate_task(suite: TaskWorlds, task: Task) -> TaskValidation:
             result.problems.append(f"the reference violates trace check {c.check}")
         elif c.exercised and not c.mutant_caught:
             result.problems.append(f"trace check {c.check}: a reference that breaks it is not caught")
+
+
+def _check_judged(
+    task: Task, again: Effects, required: list[Effects], rules: JudgingRules, result: TaskValidation
+) -> None:
+    """The reference replayed passes; doing nothing fails, unless the task is read-only (then it must pass)."""
     result.reference_passes = judge_attempt(again, required, rules).passed
     if not result.reference_passes:
         result.problems.append("the reference does not reproduce its own end state (non-deterministic tool?)")
@@ -94,15 +116,24 @@ def validate_task(suite: TaskWorlds, task: Task) -> TaskValidation:
     result.noop_fails = None if task.read_only else not noop_passes
     if task.read_only and not noop_passes:
         result.problems.append("declared read_only, but the reference changes state")
-    result.necessary_calls = all(_needed(suite, task, i, required) for i in writes)
-    if not result.necessary_calls:
-        unneeded = [f"{i} ({task.reference[i].tool})" for i in writes if not _needed(suite, task, i, required)]
+
+
+def _check_needed(
+    suite: TaskWorlds, task: Task, writes: list[int], required: list[Effects], result: TaskValidation
+) -> None:
+    """Every state-changing reference call is needed by the judge."""
+    unneeded = [f"{i} ({task.reference[i].tool})" for i in writes if not _needed(suite, task, i, required)]
+    result.necessary_calls = not unneeded
+    if unneeded:
         result.problems.append(f"reference call(s) not needed by the judge: {', '.join(unneeded)}")
+
+
+def _check_mutants(required: list[Effects], rules: JudgingRules, result: TaskValidation) -> None:
+    """Each mutant of the required end state is caught by the judge."""
     ms = mutants(required[0], rules)
     caught = [not judge_attempt(m.effects, required, rules).passed for m in ms]
     result.mutants_total, result.mutants_caught = len(ms), sum(caught)
     result.problems += [f"mutant not caught: {m.name}" for m, c in zip(ms, caught, strict=True) if not c]
-    return result
 
 
 def _needed(suite: TaskWorlds, task: Task, index: int, required: list[Effects]) -> bool:
@@ -140,8 +171,9 @@ def _lint(suite: TaskWorlds, task: Task, writes: int) -> list[str]:
     for i, c in enumerate(task.reference):
         known = domain.customer_tools if c.actor == "customer" else domain.tools
         if c.tool not in known:
-            problems.append(f"reference call {i} uses unknown {'customer ' if c.actor == 'customer' else ''}tool "
-                            f"{c.tool!r}")
+            problems.append(
+                f"reference call {i} uses unknown {'customer ' if c.actor == 'customer' else ''}tool {c.tool!r}"
+            )
     customer_saved = {c.save_as for c in task.reference if c.actor == "customer" and c.save_as}
     for i, c in enumerate(task.reference):
         if references_in(c.args) & customer_saved:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from statebox.runner.store import DIGEST, DIGEST_SEED, TORN_MARK, TRIALS, chain_digest
+from statebox.runner.store import DIGEST, DIGEST_SEED, TRIALS, chain_digest, read_lines
 
 
 def digest_problem(run: Path) -> str | None:
@@ -31,11 +31,8 @@ def digest_problem(run: Path) -> str | None:
 
 
 def _trial_lines(path: Path) -> list[tuple[int, str]]:
-    """The trial lines a writer appended whole, with their line numbers (as the store reads them)."""
-    text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
-    parts = text.split("\n")
-    whole = parts[:-1]  # the last part is unterminated (a torn line) or empty
-    return [(i, line) for i, line in enumerate(whole, 1) if line.strip() and not line.endswith(TORN_MARK)]
+    """The trial lines a writer appended whole, with their line numbers (the store's reader's lines)."""
+    return [(line.number, line.text) for line in read_lines(path) if not line.unterminated and not line.torn]
 
 
 def _digest_entries(path: Path) -> list[str] | str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import statebox
 from statebox.agents.base import Agent
@@ -17,6 +16,7 @@ from statebox.llm.types import Sampling
 from statebox.offline import Side
 from statebox.offline.human import AGENT_HELP, CUSTOMER_HELP, HumanAgent, HumanCustomer, Terminal
 from statebox.runner.episode import AttemptPlan, run_attempt
+from statebox.runner.manifest import Manifest, Played
 from statebox.runner.record import SCHEMA_VERSION, TrialRecord
 from statebox.runner.source import AttemptSource
 from statebox.runner.store import RunDir
@@ -63,7 +63,7 @@ async def play_attempt(suite: TaskSet, task: Task, setup: PlaySetup, terminal: T
             await client.aclose()
     if setup.out is not None:
         run = RunDir(setup.out)
-        run.write_manifest({**_manifest(suite, task, setup, record), **source.manifest()})
+        run.write_manifest(_manifest(suite, task, setup, record).with_entries(source.manifest()))
         run.append_trial(record)
     return record
 
@@ -101,28 +101,28 @@ def _introduce(task: Task, side: Side, terminal: Terminal) -> None:
     terminal.say(AGENT_HELP, "dim")
 
 
-def _manifest(suite: TaskSet, task: Task, setup: PlaySetup, record: TrialRecord) -> dict[str, Any]:
-    """The run manifest's keys (docs/contracts.md) for one played attempt."""
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "statebox_version": statebox.__version__,
-        "suite": suite.name,
-        "task_set_hash": suite.with_tasks([task]).content_hash(),
-        "tasks": 1,
-        "agent": record.agent,
-        "models": [setup.model] if setup.side == "customer" and setup.model else [],
-        "base_url": setup.base_url,
-        "sampling": Sampling().model_dump(),
-        "user": record.user,
-        "user_model": setup.user_model if setup.side == "agent" else None,
-        "judge_model": None,
-        "rubrics_judged": False,
-        "repeat": 1,
-        "concurrency": 1,
-        "workers": 1,
-        "shard": None,
-        "tools_via": "memory",
-        "search_backend": "embedded-fts5",
-        "prices": {},
-        "played": {"as": setup.side},
-    }
+def _manifest(suite: TaskSet, task: Task, setup: PlaySetup, record: TrialRecord) -> Manifest:
+    """The run manifest (docs/contracts.md) of one played attempt."""
+    return Manifest(
+        schema_version=SCHEMA_VERSION,
+        statebox_version=statebox.__version__,
+        suite=suite.name,
+        task_set_hash=suite.with_tasks([task]).content_hash(),
+        tasks=1,
+        agent=record.agent,
+        models=[setup.model] if setup.side == "customer" and setup.model else [],
+        base_url=setup.base_url,
+        sampling=Sampling(),
+        user=record.user,
+        user_model=setup.user_model if setup.side == "agent" else None,
+        judge_model=None,
+        rubrics_judged=False,
+        repeat=1,
+        concurrency=1,
+        workers=1,
+        shard=None,
+        tools_via="memory",
+        search_backend="embedded-fts5",
+        prices={},
+        played=Played(as_=setup.side),
+    )

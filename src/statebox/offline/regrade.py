@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from statebox.judge import ReferenceFailed
 from statebox.offline.headline import Headline, headlines
 from statebox.offline.rejudge import Judge, rejudge
 from statebox.offline.stored_effects import StoredEffectsError
+from statebox.runner.manifest import Manifest, Regraded
 from statebox.runner.record import TrialRecord
 from statebox.runner.store import RunDir
 from statebox.runner.taskset import TaskSet
@@ -106,15 +106,13 @@ def _flip(old: TrialRecord, new: TrialRecord) -> Flip:
     return Flip(old.trial_id, old.passed, False, f"{new.signature}: " + "; ".join(found[:3]))
 
 
-def _manifest(manifest: dict[str, Any], source: Path, suite: TaskSet, result: RegradeResult) -> dict[str, Any]:
-    return {
-        **manifest,
-        "task_set_hash": suite.content_hash() if not result.missing_tasks else manifest.get("task_set_hash"),
-        "regraded": {
-            "from": str(source.resolve()),
-            "at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "tasks_changed": result.changed_tasks,
-            "tasks_missing": result.missing_tasks,
-            "state_rejudged": not result.notes,
-        },
-    }
+def _manifest(manifest: Manifest, source: Path, suite: TaskSet, result: RegradeResult) -> Manifest:
+    regraded = Regraded(
+        from_=str(source.resolve()),
+        at=datetime.now(UTC).isoformat(timespec="seconds"),
+        tasks_changed=result.changed_tasks,
+        tasks_missing=result.missing_tasks,
+        state_rejudged=not result.notes,
+    )
+    task_set_hash = suite.content_hash() if not result.missing_tasks else manifest.task_set_hash
+    return manifest.model_copy(update={"task_set_hash": task_set_hash, "regraded": regraded})

@@ -7,7 +7,7 @@ from typing import Any
 
 from statebox.runner.store import RunDir
 from statebox.runner.taskset import TaskSet
-from statebox.suites.provider import SuiteError, provider_for, suite_providers
+from statebox.suites.provider import provider_for, suite_providers
 
 
 def run_task_ids(run: RunDir) -> list[str]:
@@ -25,12 +25,10 @@ def open_run_suite(
     its manifest recorded them). A suite that cannot be opened is a `SuiteError`.
     """
     manifest = run.manifest()
-    name = manifest.get("suite")
-    if not isinstance(name, str):
-        raise SuiteError(f"{run.path}/manifest.json: no suite named")
+    name = manifest.suite
     provider = provider_for(name, suite_providers())
     reading = [o for o in provider.options if "tasks" in o.commands]  # opened to read it, as `statebox tasks` does
-    recorded, test_list = provider.run_options(manifest) if from_manifest else ({}, None)
+    recorded, test_list = provider.run_options(manifest.as_json()) if from_manifest else ({}, None)
     given = {key: value for key, value in options.items() if value is not None}
     if any(given.get(o.name, o.default) != o.default for o in reading):
         recorded, test_list = {}, None  # the user said how to open it: only that

@@ -22,6 +22,7 @@ from statebox.offline.run_suite import open_run_suite
 from statebox.report.aggregate import report_document
 from statebox.report.models import RunEntry
 from statebox.report.runs import ReportInputError, load_runs
+from statebox.runner.manifest import Manifest
 from statebox.runner.record import TrialRecord
 from statebox.runner.store import RunDir, RunDirError
 from statebox.runner.taskset import TaskSet
@@ -67,25 +68,25 @@ def verify_run(path: Path, open_suite: SuiteOpener | None = None) -> Verificatio
         Check("digest", (p := digest_problem(path)) is None, p or f"{len(trials)} trial lines match their digests"),
         _headline(trials, entries),
     ]
-    if "imported" in manifest:
+    if manifest.imported is not None:
         problem = source_problem(manifest)
-        imported = f"{manifest['imported'].get('source')} is the file imported (SHA-256 as pinned)"
+        imported = f"{manifest.imported.source} is the file imported (SHA-256 as pinned)"
         result.checks.append(Check("source", problem is None, problem or imported))
     return result
 
 
-def _pins(manifest: dict[str, object]) -> list[str]:
+def _pins(manifest: Manifest) -> list[str]:
     keys = ("statebox_version", "suite", "task_set_hash", "tasks", "agent", "models", "repeat")
-    sampling = manifest.get("sampling")
-    chosen = {k: v for k, v in sampling.items() if v is not None} if isinstance(sampling, dict) else sampling
-    return [*(f"{k}: {manifest.get(k)}" for k in keys), f"sampling: {chosen or 'provider defaults'}"]
+    pinned = manifest.as_json()
+    chosen = {k: v for k, v in pinned["sampling"].items() if v is not None}
+    return [*(f"{k}: {pinned[k]}" for k in keys), f"sampling: {chosen or 'provider defaults'}"]
 
 
-def _canonical(manifest: dict[str, object], trials: list[TrialRecord], entries: list[RunEntry], errors: int) -> Check:
+def _canonical(manifest: Manifest, trials: list[TrialRecord], entries: list[RunEntry], errors: int) -> Check:
     problems: list[str] = []
-    declared = manifest.get("tasks")
+    declared = manifest.tasks
     seen = len({t.task_id for t in trials})
-    if isinstance(declared, int) and seen < declared:
+    if declared is not None and seen < declared:
         problems.append(f"{declared - seen} of the manifest's {declared} tasks have no finished attempt")
     for e in entries:
         if not e.canonical:
@@ -100,14 +101,14 @@ def _canonical(manifest: dict[str, object], trials: list[TrialRecord], entries: 
     return Check("canonical", not problems, detail)
 
 
-def _suite(run: RunDir, manifest: dict[str, object], opener: SuiteOpener) -> Check:
+def _suite(run: RunDir, manifest: Manifest, opener: SuiteOpener) -> Check:
     try:
         suite, missing = opener(run)
     except (SuiteError, RunDirError, LookupError) as e:
         return Check("suite", False, f"cannot open the run's suite today: {e}")
     if missing:
         return Check("suite", False, f"task(s) no longer in the suite: {', '.join(missing)}")
-    pinned, today = manifest.get("task_set_hash"), suite.content_hash()
+    pinned, today = manifest.task_set_hash, suite.content_hash()
     if pinned != today:
         return Check("suite", False, f"the suite hashes {today} today, the run pinned {pinned}: {_changed(run, suite)}")
     return Check("suite", True, f"{suite.name}: {len(suite.tasks)} tasks hash {today}, as pinned")

@@ -21,7 +21,7 @@ from statebox.judge.fidelity import SimulatorFault
 from statebox.judge.rubrics import RubricResult
 from statebox.judge.verdict import Discrepancy
 from statebox.report.trial_summary import TrialSummary
-from statebox.runner.record import FinishReason, trial_id
+from statebox.runner.record import FinishReason, trial_id, trial_record_view
 from statebox.users.base import EndReason
 
 CHUNK_FUNCTION = "stateboxChunk"
@@ -116,9 +116,10 @@ class _ViewEntry(BaseModel):
     error_kind: str | None = None
 
 
+@trial_record_view("transcript")
 class AttemptView(BaseModel):
     """One attempt as the drill-down shows it, validated and written straight from its trial line (the
-    fields of `TrialRecord`, with the same types; timings, usage and hashes left out: they are not shown)."""
+    fields of `TrialRecord`, with the same types, checked; timings, usage and hashes left out: they are not shown)."""
 
     schema_version: StrictInt = Field(default=1, exclude=True)
     trial_id: str

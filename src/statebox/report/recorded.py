@@ -59,9 +59,9 @@ def recorded_agreements(dirs: Sequence[Path]) -> list[RecordedAgreement]:
     found = []
     for path in dirs:
         run = RunDir(path)
-        imported = run.manifest().get("imported") if (path / "manifest.json").is_file() else None
-        if isinstance(imported, dict):
-            found.append(agreement(path, str(imported.get("format")), run.trials()))
+        imported = run.manifest().imported if (path / "manifest.json").is_file() else None
+        if imported is not None:
+            found.append(agreement(path, imported.format, run.trials()))
     return found
 
 

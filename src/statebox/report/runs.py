@@ -1,7 +1,7 @@
 """Reading run directories for a report: shards merge, trial ids dedupe (merge.py), bad lines are counted.
 
-Lines are read by the run store's rules (runner/store.py: blank and torn lines, schema versions), but a
-line that is not a record is counted and skipped rather than refused, so a report still shows the rest.
+Lines are read by the run store's reader and rules (runner/store.py: blank and torn lines, schema versions):
+a line torn by a killed writer is skipped with a warning, any other line that is not a record refused.
 Finished attempts are kept as `TrialSummary`s (trial_summary.py); `FullRecords` reads a whole record
 back from its place when its transcript is needed. Everything returned is sorted, so the report does
 not depend on the order of lines or of the directories given.
@@ -9,20 +9,30 @@ not depend on the order of lines or of the directories given.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, BinaryIO, TypeVar
+from typing import BinaryIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from statebox.report.merge import MergeConflict, Prefer, resolve_duplicates
 from statebox.report.trial_summary import RecordAt, TrialSummary, read_summary
+from statebox.runner.manifest import Manifest
 from statebox.runner.record import ErrorRecord, TrialRecord
-from statebox.runner.store import ERRORS, MANIFEST, TRIALS, check_version, parse_record, read_lines
+from statebox.runner.store import (
+    ERRORS,
+    MANIFEST,
+    TRIALS,
+    Line,
+    RunDir,
+    RunDirError,
+    check_version,
+    parse_record,
+    read_jsonl,
+)
 
 GroupKey = tuple[str, str, str | None]  # (suite, agent, model)
 Read = TypeVar("Read")
@@ -52,8 +62,9 @@ def sort_key(key: GroupKey) -> tuple[str, str, str]:
 
 
 def load_runs(dirs: Sequence[Path], *, prefer: Prefer | None = None) -> LoadedRuns:
-    """Read every directory; raise ReportInputError for a missing, foreign or empty run, or for trial ids
-    recorded differently in two directories unless `prefer` says which to keep (merge.py)."""
+    """Read every directory; raise ReportInputError for a missing, foreign or empty run, a line that is not a
+    record (FILE:LINE), or trial ids recorded differently in two directories unless `prefer` says which to
+    keep (merge.py)."""
     if not dirs:
         raise ReportInputError("give at least one run directory")
     warnings: list[str] = []
@@ -82,7 +93,7 @@ def load_runs(dirs: Sequence[Path], *, prefer: Prefer | None = None) -> LoadedRu
     return LoadedRuns(unique_trials, outstanding, declared, warnings)
 
 
-def _read_manifest(path: Path, warnings: list[str]) -> dict[str, Any] | None:
+def _read_manifest(path: Path, warnings: list[str]) -> Manifest | None:
     if not path.exists():
         raise ReportInputError(f"{path}: no such directory")
     if not path.is_dir():
@@ -94,27 +105,27 @@ def _read_manifest(path: Path, warnings: list[str]) -> dict[str, Any] | None:
         warnings.append(f"{path}: no {MANIFEST}; the intended number of repeats is unknown")
         return None
     try:
-        data = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        raise ReportInputError(f"{manifest_path}: cannot read the manifest: {e}") from None
-    if not isinstance(data, dict):
-        raise ReportInputError(f"{manifest_path}: the manifest is not a JSON object")
-    return data
+        return RunDir(path).manifest()
+    except RunDirError as e:
+        raise ReportInputError(str(e)) from None
 
 
 def _read_lines(path: Path, read: Callable[[str, RecordAt], Read], warnings: list[str]) -> Iterator[Read]:
-    """The records of a .jsonl file, streamed; lines that are not records are counted in one warning."""
-    bad = 0
-    for line in read_lines(path):
-        if line.torn:  # an attempt lost to a killed writer: said, like any other line that is not a record
-            bad += 1
-            continue
-        try:
-            yield read(line.text, RecordAt(path, line.number, line.offset, line.length))
-        except ValueError:
-            bad += 1
-    if bad:
-        warnings.append(f"{path}: skipped {bad} corrupt line{'s' if bad != 1 else ''}")
+    """The records of a .jsonl file, streamed by the store's reader: a line torn by a killed writer is
+    skipped and counted in one warning; any other line that is not a record is refused, naming FILE:LINE."""
+    torn: list[Line] = []
+    try:
+        yield from read_jsonl(path, lambda line: read(line.text, _record_at(path, line)), torn.append)
+    except RunDirError as e:
+        raise ReportInputError(str(e)) from None
+    if torn:
+        lines = ", ".join(str(line.number) for line in torn)
+        warnings.append(f"{path}: skipped {len(torn)} torn line{'s' if len(torn) != 1 else ''} "
+                        f"(line {lines}: a writer killed mid-line)")  # fmt: skip
+
+
+def _record_at(path: Path, line: Line) -> RecordAt:
+    return RecordAt(path, line.number, line.offset, line.length)
 
 
 def _error(text: str, at: RecordAt) -> ErrorRecord:
@@ -163,7 +174,7 @@ class FullRecords:
 
 
 def _declare(
-    manifest: dict[str, Any] | None,
+    manifest: Manifest | None,
     records: Sequence[TrialSummary | ErrorRecord],
     declared: dict[GroupKey, int],
     declared_tasks: dict[str, int],
@@ -171,11 +182,10 @@ def _declare(
     """Remember the repeats the manifest asked for, for every group this directory holds."""
     if manifest is None:
         return
-    repeat, tasks, suite = manifest.get("repeat"), manifest.get("tasks"), manifest.get("suite")
-    if isinstance(repeat, int):
-        for key in {group_key(r) for r in records}:
-            declared[key] = max(declared.get(key, 0), repeat)
-    if isinstance(suite, str) and isinstance(tasks, int):
+    repeat, tasks, suite = manifest.repeat, manifest.tasks, manifest.suite
+    for key in {group_key(r) for r in records}:
+        declared[key] = max(declared.get(key, 0), repeat)
+    if tasks is not None:
         declared_tasks[suite] = max(declared_tasks.get(suite, 0), tasks)
 
 

@@ -17,7 +17,7 @@ from statebox.agents.transcript import Speaker
 from statebox.judge.fidelity import FaultKind
 from statebox.judge.verdict import DiscrepancyKind
 from statebox.metrics import terminated_cleanly
-from statebox.runner.record import SCHEMA_VERSION, FinishReason
+from statebox.runner.record import SCHEMA_VERSION, FinishReason, trial_record_view
 from statebox.runner.store import parse_record
 
 
@@ -40,8 +40,9 @@ class _Transcript(BaseModel):
     finish_reason: str | None = None
 
 
+@trial_record_view("discrepancies", "simulator_faults", "transcript")
 class TrialFields(BaseModel):
-    """The fields of a trial line the report's numbers depend on (types as in `TrialRecord`)."""
+    """The fields of a trial line the report's numbers depend on (types as in `TrialRecord`, checked)."""
 
     schema_version: StrictInt = 1
     trial_id: str

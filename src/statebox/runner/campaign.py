@@ -6,7 +6,6 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from statebox.agents.base import Agent
 from statebox.agents.scripted import NoopAgent
@@ -18,6 +17,7 @@ from statebox.runner.autoworkers import concurrency_per_worker
 from statebox.runner.episode import AttemptPlan, run_attempt, spent
 from statebox.runner.errors import CampaignError, classify, stopping_error
 from statebox.runner.executors import load_executor
+from statebox.runner.manifest import Manifest
 from statebox.runner.plan import (
     CampaignConfig,
     WorkItem,
@@ -83,9 +83,9 @@ class Campaign:
                 retry=config.retry,
             )
 
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self) -> Manifest:
         prices = {spec: c.price_table() for spec, c in sorted(self.clients.items())}
-        return {**build_manifest(self.config, prices), **self.source.manifest()}
+        return build_manifest(self.config, prices).with_entries(self.source.manifest())
 
     def prepare(self) -> list[WorkItem]:
         """Check the run directory, write the manifest, let the source prepare (a broken task fails here)."""

@@ -12,6 +12,7 @@ import statebox
 from statebox.llm.retry import RetryPolicy
 from statebox.llm.types import Sampling
 from statebox.runner.autoworkers import llm_workers
+from statebox.runner.manifest import Manifest
 from statebox.runner.record import SCHEMA_VERSION, trial_id
 from statebox.runner.taskset import TaskSet
 from statebox.tasks import Task
@@ -125,27 +126,27 @@ def longest_first(items: list[WorkItem]) -> list[WorkItem]:
     return sorted(items, key=lambda item: -len(item.task.reference))
 
 
-def build_manifest(config: CampaignConfig, prices: dict[str, Any]) -> dict[str, Any]:
+def build_manifest(config: CampaignConfig, prices: dict[str, Any]) -> Manifest:
     """What was run, so results can be trusted, compared and resumed (contract: run directory)."""
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "statebox_version": statebox.__version__,
-        "suite": config.suite.name,
-        "task_set_hash": config.suite.content_hash(),
-        "tasks": len(config.suite.tasks),
-        "agent": config.agent,
-        "models": config.models if config.agent == "llm" else [],
-        "base_url": config.base_url,
-        "sampling": config.sampling.model_dump(),
-        "user": config.user_kind(),
-        "user_model": config.resolved_user_model(),
-        "judge_model": config.resolved_judge_model(),
-        "rubrics_judged": config.resolved_judge_model() is not None,
-        "repeat": config.repeat,
-        "concurrency": config.concurrency,
-        "workers": config.workers,
-        "shard": list(config.shard) if config.shard else None,
-        "tools_via": config.tools_via,
-        "search_backend": config.search_backend,
-        "prices": prices,
-    }
+    return Manifest(
+        schema_version=SCHEMA_VERSION,
+        statebox_version=statebox.__version__,
+        suite=config.suite.name,
+        task_set_hash=config.suite.content_hash(),
+        tasks=len(config.suite.tasks),
+        agent=config.agent,
+        models=config.models if config.agent == "llm" else [],
+        base_url=config.base_url,
+        sampling=config.sampling,
+        user=config.user_kind(),
+        user_model=config.resolved_user_model(),
+        judge_model=config.resolved_judge_model(),
+        rubrics_judged=config.resolved_judge_model() is not None,
+        repeat=config.repeat,
+        concurrency=config.concurrency,
+        workers=config.workers,
+        shard=list(config.shard) if config.shard else None,
+        tools_via=config.tools_via,
+        search_backend=config.search_backend,
+        prices=prices,
+    )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -17,6 +18,7 @@ from statebox.runner.errors import ErrorKind
 from statebox.users.base import EndReason
 
 ROLES = ("agent", "user", "judge")
+View = TypeVar("View", bound=BaseModel)
 # The version of the record formats this statebox writes and reads. Records written before there was
 # a version read as version 1; a line of a newer version is refused, never skipped (runner/store.py).
 SCHEMA_VERSION = 1
@@ -106,3 +108,32 @@ class ErrorRecord(BaseModel):
     domain: str | None = None
     usage: dict[str, Usage] | None = None
     cost_usd: dict[str, float | None] | None = None
+
+
+def trial_record_view(*lighter: str) -> Callable[[type[View]], type[View]]:
+    """Declares a model that reads some of a trial line's fields (the report's summaries, its drill-down) a
+    view of `TrialRecord`: each of its fields is a record field of the same type and requiredness, except
+    those named in `lighter`, lighter shapes of the same JSON (fewer parts built), which must still be
+    record fields. A view that drifts from the record fails at import, naming the field."""
+
+    def check(view: type[View]) -> type[View]:
+        if problems := view_problems(view, lighter):
+            raise TypeError(f"{view.__name__} is not a view of TrialRecord: {'; '.join(problems)}")
+        return view
+
+    return check
+
+
+def view_problems(view: type[BaseModel], lighter: tuple[str, ...] = ()) -> list[str]:
+    """How `view`'s fields differ from `TrialRecord`'s (empty when it is a view of it)."""
+    record, problems = TrialRecord.model_fields, []
+    for name, field in view.model_fields.items():
+        if name not in record:
+            problems.append(f"{name}: not a TrialRecord field")
+        elif name not in lighter and field.annotation != record[name].annotation:
+            problems.append(f"{name}: {field.annotation} where TrialRecord has {record[name].annotation}")
+        elif name not in lighter and field.is_required() != record[name].is_required():
+            problems.append(f"{name}: {'required' if field.is_required() else 'optional'}, unlike TrialRecord's")
+    problems += [f"{name}: said lighter, but not a field of the view"
+                 for name in lighter if name not in view.model_fields]  # fmt: skip
+    return problems

@@ -6,13 +6,14 @@ import fcntl
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import BinaryIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from statebox.runner.manifest import Manifest
 from statebox.runner.record import SCHEMA_VERSION, ErrorRecord, TrialRecord
 
 MANIFEST, TRIALS, ERRORS = "manifest.json", "trials.jsonl", "errors.jsonl"
@@ -20,8 +21,7 @@ DIGEST = "trials.digest"  # the chained digest of trials.jsonl (see the section 
 # Appended by `repair()` to a line torn by a killed writer: readers skip such lines (and only those).
 TORN_MARK = " <- torn: the writer was killed mid-line; statebox skips this line"
 Record = TypeVar("Record", bound=BaseModel)
-# Manifest keys that may differ when resuming.
-RESUMABLE_KEYS = frozenset({"repeat", "concurrency", "workers", "tools_via", "started_at", "resumed_at"})
+Read = TypeVar("Read")
 
 
 class RunDirError(ValueError):
@@ -37,37 +37,42 @@ class RunDir:
     def exists(self) -> bool:
         return (self.path / MANIFEST).exists() or (self.path / TRIALS).exists()
 
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self) -> Manifest:
+        """The run's manifest; RunDirError naming the file if it is missing, not JSON, not a manifest, or of a
+        schema version newer than this statebox's (one without `schema_version` is version 1)."""
+        path = self.path / MANIFEST
         try:
-            data: dict[str, Any] = json.loads((self.path / MANIFEST).read_text())
-            return data
+            data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise RunDirError(f"{self.path}: no {MANIFEST}; is this a statebox run directory?") from None
-        except json.JSONDecodeError as e:
-            raise RunDirError(f"{self.path / MANIFEST}: not valid JSON: {e}") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise RunDirError(f"{path}: cannot read the manifest: {e}") from None
+        if not isinstance(data, dict):
+            raise RunDirError(f"{path}: cannot read the manifest: not a JSON object")
+        try:
+            check_version(data.get("schema_version", 1))
+            return Manifest.model_validate({"schema_version": 1, **data})
+        except ValidationError as e:
+            raise RunDirError(f"{path}: not a valid manifest ({_first_problem(e)})") from None
+        except ValueError as e:
+            raise RunDirError(f"{path}: {e}") from None
 
-    def write_manifest(self, manifest: dict[str, Any]) -> None:
+    def write_manifest(self, manifest: Manifest) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         tmp = self.path / (MANIFEST + ".tmp")
-        tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str))
+        tmp.write_text(json.dumps(manifest.as_json(), indent=2, sort_keys=True))
         os.replace(tmp, self.path / MANIFEST)
 
-    def check_resumable(self, new: dict[str, Any]) -> None:
+    def check_resumable(self, new: Manifest) -> None:
         """Refuse to resume under a manifest that differs in anything that changes results."""
-        old = {"schema_version": 1, **self.manifest()}  # manifests from before schema versions are version 1
-        if not isinstance(old["schema_version"], int) or old["schema_version"] > SCHEMA_VERSION:
-            raise RunDirError(
-                f"{self.path / MANIFEST}: schema_version {old['schema_version']!r}, but this statebox reads "
-                f"versions 1 to {SCHEMA_VERSION}; resume it with the statebox that wrote it"
-            )
-        diffs = sorted(k for k in old.keys() | new.keys() if k not in RESUMABLE_KEYS and old.get(k) != new.get(k))
-        if diffs:
-            detail = "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in diffs[:5])
+        old = self.manifest()  # refuses a newer schema version, naming the file
+        if diffs := old.differences(new):
+            mine, theirs = old.as_json(), new.as_json()
+            detail = "; ".join(f"{k}: {mine.get(k)!r} -> {theirs.get(k)!r}" for k in diffs[:5])
             raise RunDirError(f"{self.path}: cannot resume: the campaign differs from the one recorded ({detail})")
-        if int(new.get("repeat", 0)) < int(old.get("repeat", 0)):
+        if new.repeat < old.repeat:
             raise RunDirError(
-                f"{self.path}: cannot resume with fewer repeats ({new.get('repeat')}) "
-                f"than recorded ({old.get('repeat')})"
+                f"{self.path}: cannot resume with fewer repeats ({new.repeat}) than recorded ({old.repeat})"
             )
 
     def trials(self) -> list[TrialRecord]:
@@ -126,19 +131,29 @@ def latest_per_trial(records: Iterable[TrialRecord]) -> list[TrialRecord]:
     return list(latest.values())
 
 
-def read_records(path: Path, model: type[Record]) -> Iterator[Record]:
-    """The records of a .jsonl file, in order. Skipped: blank lines, lines a repair marked as torn, and
-    an unterminated last line (a writer killed mid-line, or still writing it). Anything else that does
-    not read as a record of a version this statebox knows is a RunDirError naming the file and line."""
+def read_records(path: Path, model: type[Record], torn: Callable[[Line], None] | None = None) -> Iterator[Record]:
+    """The records of a .jsonl file as `model`, in order, by `read_jsonl`'s rules."""
+    return read_jsonl(path, lambda line: parse_record(line.text, model), torn)
+
+
+def read_jsonl(path: Path, read: Callable[[Line], Read], torn: Callable[[Line], None] | None = None) -> Iterator[Read]:
+    """What `read` makes of each line of a .jsonl file, in order: the one reader of trials.jsonl and errors.jsonl.
+
+    Skipped: blank lines, and lines torn by a killed writer (a line a repair marked as torn, or an
+    unterminated last line that does not read), each passed to `torn` if given. Any other line `read`
+    refuses (ValueError) is a RunDirError `FILE:LINE: why`, never skipped (docs/contracts.md)."""
     for line in read_lines(path):
         if line.torn:
+            if torn is not None:
+                torn(line)
             continue
         try:
-            yield parse_record(line.text, model)
+            yield read(line)
         except ValueError as e:
-            if line.unterminated:  # torn by a kill, repaired before resuming
-                continue
-            raise RunDirError(f"{path}:{line.number}: {e}") from None
+            if not line.unterminated:
+                raise RunDirError(f"{path}:{line.number}: {e}") from None
+            if torn is not None:  # torn by a kill (or still being written); a resume repairs it first
+                torn(line)
 
 
 @dataclass(frozen=True)
@@ -186,9 +201,14 @@ def parse_record(line: str, model: type[Record]) -> Record:
     try:
         return model.model_validate(data)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "record"
-        raise ValueError(f"not a valid {model.__name__} ({where}: {first['msg']}); remove or repair the line") from None
+        raise ValueError(f"not a valid {model.__name__} ({_first_problem(e)}); remove or repair the line") from None
+
+
+def _first_problem(e: ValidationError) -> str:
+    """`where: what` of a validation error's first problem."""
+    first = e.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "record"
+    return f"{where}: {first['msg']}"
 
 
 def check_version(version: object) -> None:
