@@ -66,7 +66,8 @@ async def over_stdio(out: Path) -> AsyncIterator[ClientSession]:
 
 @asynccontextmanager
 async def over_http(out: Path) -> AsyncIterator[ClientSession]:
-    """A session with `statebox serve --http`; leaving the block sends SIGTERM and reaps the process."""
+    """A session with `statebox serve --http`; leaving the block closes the session (which ends the attempt),
+    then SIGTERM stops the server and the process is reaped."""
     port = free_port()
     command = [STATEBOX, "serve", "retail", TASK, "--http", f"127.0.0.1:{port}", "--out", str(out)]
     log = out.with_name("serve-stderr.log")

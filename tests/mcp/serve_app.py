@@ -1,12 +1,13 @@
 """Serve a fake attempt the way `statebox serve` will: `serve_app.py stdio|http OUT_FILE`.
 
-When serving ends, the attempt's result is written to OUT_FILE; in http mode the endpoint
+When the attempt ends, its result is written to OUT_FILE; in http mode the endpoint
 URL is printed on stdout once it accepts connections.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -18,7 +19,9 @@ from statebox.mcp import HostedAttempt, serve_http, serve_stdio
 
 def main(mode: str, out: Path) -> None:
     def write_result(attempt: HostedAttempt) -> None:
-        out.write_text(json.dumps(attempt.result()))
+        partial = out.with_name(out.name + ".partial")  # whole or absent for a reader polling for it
+        partial.write_text(json.dumps(attempt.result()))
+        os.replace(partial, out)
 
     def announce(url: str) -> None:
         print(url, flush=True)

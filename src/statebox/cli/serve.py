@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,9 +60,11 @@ class ServeOptions:
     suite: Annotated[str, typer.Argument(help="A suite (`statebox suites`) or a domain folder.", show_default=False)]
     task_id: Annotated[str, typer.Argument(help="The task to serve an attempt of.", show_default=False)]
     http: Annotated[str | None, typer.Option("--http", help="HOST:PORT: serve over streamable HTTP at /mcp.")] = None
-    out: Annotated[Path | None, typer.Option(help="Where to write the effects and verdict when the attempt ends.")] = (
-        None
-    )
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Where to write the effects and verdict when the attempt ends: when stdin closes, with "
+                     "--http when the agent's MCP session closes, or at Ctrl-C/SIGTERM if that comes first."),
+    ] = None
     user: UserOpt = None
     user_model: UserModelOpt = None
     judge_model: JudgeModelOpt = None
@@ -148,13 +151,15 @@ async def _serve(
         async def on_end(a: HostedAttempt) -> None:
             if opts.out is not None:
                 result = await attempt_result(a)
-                opts.out.parent.mkdir(parents=True, exist_ok=True)
-                opts.out.write_text(json.dumps(result, indent=2, default=str))
+                _write_whole(opts.out, json.dumps(result, indent=2, default=str))
+            if address is not None:  # over stdio the process ends with the attempt; a server says so
+                print(_ended_line(opts.out), file=sys.stderr, flush=True)
 
         if address is None:
             await serve_stdio(attempt, on_end=on_end)
             return None
-        announce = lambda url: print(f"serving {opts.suite}/{opts.task_id} at {url}", file=sys.stderr)  # noqa: E731
+        announce = lambda url: print(f"serving {opts.suite}/{opts.task_id} at {url}; the attempt ends when the "  # noqa: E731
+                                     "agent's MCP session closes (or at Ctrl-C)", file=sys.stderr, flush=True)
         try:
             await serve_http(attempt, *address, on_end=on_end, on_ready=announce)
         except CannotListenError as e:
@@ -163,6 +168,19 @@ async def _serve(
         return None
     finally:
         await factory.aclose()
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write `text` so that a reader polling for `path` never sees it half written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text)
+    os.replace(partial, path)
+
+
+def _ended_line(out: Path | None) -> str:
+    kept = f"its effects and verdict are in {out}" if out is not None else "without --out its verdict was not kept"
+    return f"attempt ended: {kept}"
 
 
 def proxy(opts: ProxyOptions, suite_options: SuiteOptions) -> None:

@@ -1,8 +1,9 @@
 """Serving one attempt as an MCP server, over stdio or streamable HTTP (`statebox serve`).
 
-When the server ends (stdin closed, SIGINT or SIGTERM), `on_end(attempt)` runs, so the
-operator can collect effects and verdict, and then the attempt is closed. Nothing about
-the ending is sent to the agent.
+The attempt ends when the agent's MCP connection does: over stdio when stdin closes, over HTTP
+when the agent's MCP session is closed (DELETE; see attempt_session.py), and either way when the
+server gets SIGINT or SIGTERM first. Then `on_end(attempt)` runs, once, so the operator can collect
+effects and verdict, and the attempt is closed. Nothing about the ending is sent to the agent.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 import anyio
 from mcp.server.stdio import stdio_server
 
+from statebox.mcp.attempt_session import EndsWithItsSession
 from statebox.mcp.hosted import HostedAttempt, OnEnd
 from statebox.mcp.http_serving import bind_socket, serve_socket_until_signalled, watching_signals
 from statebox.mcp.server import build_server
@@ -42,15 +44,19 @@ async def serve_http(
     on_end: OnEnd | None = None,
     on_ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve `attempt` over stateless streamable HTTP at `http://HOST:PORT/mcp` until a signal.
+    """Serve `attempt` over streamable HTTP at `http://HOST:PORT/mcp` until a signal.
 
+    The attempt ends (`on_end` runs) when the agent's MCP session closes, or at the signal if it is
+    still open; after its end the server answers every request 410 until it is stopped.
     `on_ready` gets the endpoint URL once it accepts connections (port 0 picks a free port).
     Raises CannotListenError, before the attempt is served or ended, when the address cannot be bound.
     """
     sock = bind_socket(host, port)
-    app = build_server(attempt).streamable_http_app(
-        streamable_http_path=MCP_PATH, stateless_http=True, json_response=True, host=host
+    ending = _Ending(attempt, on_end)
+    mcp_app = build_server(attempt).streamable_http_app(
+        streamable_http_path=MCP_PATH, json_response=True, host=host, session_idle_timeout=None
     )
+    app = EndsWithItsSession(mcp_app, ending.run)
 
     def announce(url: str) -> None:
         if on_ready is not None:
@@ -59,7 +65,7 @@ async def serve_http(
     try:
         await serve_socket_until_signalled(app, sock, on_ready=announce)
     finally:
-        await _Ending(attempt, on_end).run()
+        await ending.run()
 
 
 class _Ending:

@@ -127,7 +127,8 @@ def _usd_ci(ci: Sequence[float | None] | None) -> str:
 
 
 def _over(tasks: int, total: int) -> str:
-    return "" if tasks == total else f"over {tasks} of {total} tasks"
+    """The task set a figure rests on, said in every row, so a complete run's column reads as complete."""
+    return f"all {total} tasks" if tasks == total else f"over {tasks} of {total} tasks"
 
 
 def _of(passes: int, attempts: int) -> str:
@@ -156,7 +157,7 @@ def _overall_table(entry: Summary) -> Table:
     for k in ks[1:]:
         plugin = pct(entry.pass_hat_k_plugin[str(k)])
         table.add_row(f"pass^{k} plug-in (biased ↑)", plugin, "", curve, over, style="dim")
-    short = f"{entry.short_tasks} short, never dependable" if entry.short_tasks else ""
+    short = f"{entry.short_tasks} short, never dependable" if entry.short_tasks else _over(total, total)
     observed = f"{entry.all_k_tasks}/{total} ({pct(entry.all_k_share)})"
     table.add_row(f"observed {n}/{n} tasks", observed, _ci(entry.all_k_ci), "", short)
     retention = "–" if entry.retention is None else f"{entry.retention:.2f}"

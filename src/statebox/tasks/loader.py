@@ -10,6 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from statebox.tasks.checks import TraceCheck
 from statebox.tasks.model import Task
+from statebox.tasks.yaml_cache import load_yaml_cached
 
 # libyaml's parser where PyYAML was built with it (about 10x faster than the pure-Python one; same documents).
 SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -25,8 +26,8 @@ class TaskFileError(ValueError):
 
 
 def read_yaml(path: Path) -> Any:
-    """One YAML document from a file (raises OSError, yaml.YAMLError)."""
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+    """One YAML document from a file, parsed once per content (yaml_cache.py; raises OSError, yaml.YAMLError)."""
+    return load_yaml_cached(path, SAFE_LOADER)
 
 
 def load_task_file(path: Path, domain: str | None = None) -> list[Task]:

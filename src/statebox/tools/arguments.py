@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match, relevance
-from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from statebox.tools.quickcheck import QuickCheck, compile_quick_check
 from statebox.tools.quoting import shorten
 from statebox.tools.strict import validation_schema
 from statebox.tools.surface import ToolSpec
+
+if TYPE_CHECKING:  # jsonschema loads with the first validator compiled: listing tasks never needs it
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 MAX_REPORTED_ERRORS = 5
 MAX_STRING_CHARS = 20_000  # no tool takes a longer string; longer ones are refused before any tool runs
@@ -52,6 +51,9 @@ class ArgumentValidators:
         cached = self._compiled.get(key)
         if cached is not None and cached.schema is spec.input_schema:
             return cached
+        from jsonschema import Draft202012Validator
+        from jsonschema.validators import validator_for
+
         schema = validation_schema(spec.input_schema)  # a strict schema's nullable arguments may be left out
         cls = validator_for(schema, default=Draft202012Validator)
         compiled = _Compiled(spec.input_schema, schema, cls(schema), compile_quick_check(schema))
@@ -90,6 +92,8 @@ def describe_invalid_arguments(
     spec: ToolSpec, errors: Iterable[ValidationError], schema: dict[str, Any] | None = None
 ) -> str:
     """Say which arguments are wrong and what the tool expects instead (`schema`: the one checked)."""
+    from jsonschema.exceptions import relevance
+
     ranked = sorted(errors, key=relevance, reverse=True)
     problems = [_describe(error) for error in ranked[:MAX_REPORTED_ERRORS]]
     lines = [f"Invalid arguments for tool '{spec.name}':"]
@@ -115,6 +119,8 @@ def describe_signature(schema: dict[str, Any]) -> str:
 def _describe(error: ValidationError) -> str:
     if error.validator in ("anyOf", "oneOf") and error.context:
         # A failure inside one alternative (e.g. a nested field) explains more than the union.
+        from jsonschema.exceptions import best_match
+
         inner = best_match(error.context)
         if inner is not None and inner.relative_path:
             return _describe(inner)

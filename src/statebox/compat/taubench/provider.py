@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 from collections.abc import Callable, Mapping
@@ -15,7 +14,6 @@ from statebox.compat.taubench.errors import TauFormatError
 from statebox.compat.taubench.models import Domain, Split
 from statebox.compat.taubench.options import TauRunOptions
 from statebox.compat.taubench.suite import PREFIX, TauSuite, load_tau_suite, suite_name
-from statebox.runner.errors import CampaignError
 from statebox.suites.provider import SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
 
 SERVING = frozenset({"serve", "proxy", "openenv-serve"})
@@ -68,7 +66,10 @@ class TauBench(SuiteProvider[TauSuite]):
 
     def validate(self, suite: TauSuite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """The reference, no-op and necessity checks, and the audit, on τ-bench's own code."""
+        import asyncio  # here, not at the top: listing suites and tasks starts without an event loop
+
         from statebox.compat.taubench.validation import validate_tau_suite, validation_report
+        from statebox.runner.errors import CampaignError  # and without the model clients it names
 
         try:
             results = asyncio.run(validate_tau_suite(suite, concurrency=concurrency, on_done=on_done))

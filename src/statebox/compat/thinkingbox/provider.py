@@ -3,7 +3,6 @@ options that say how its tool servers run, validated against those servers."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 from collections.abc import Callable, Mapping
@@ -15,7 +14,6 @@ from urllib.parse import urlsplit
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.options import TbRunOptions
 from statebox.compat.thinkingbox.suite import SUITE_NAME, TbSuite, load_tb_suite
-from statebox.runner.errors import CampaignError
 from statebox.runner.taskset import Listing
 from statebox.suites.provider import SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
 from statebox.tools.quoting import message_of
@@ -80,7 +78,10 @@ class ThinkingBoxBench(SuiteProvider[TbSuite]):
 
     def validate(self, suite: TbSuite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """The reference and no-op checks on the real servers."""
+        import asyncio  # here, not at the top: listing suites and tasks starts without an event loop
+
         from statebox.compat.thinkingbox.validation import validate_tb_suite  # the servers' side
+        from statebox.runner.errors import CampaignError  # and without the model clients it names
 
         try:
             results = asyncio.run(validate_tb_suite(suite, concurrency=concurrency, on_done=on_done))

@@ -42,7 +42,9 @@ def run_on_ray(campaign: Campaign, items: list[WorkItem], on_outcome: OutcomeCal
     """Run the campaign's outstanding attempts on Ray (joining `ray_address`, else a local Ray)."""
     started_here = not ray.is_initialized()
     if started_here:
-        ray.init(address=campaign.config.ray_address, log_to_driver=False, logging_level=logging.WARNING)
+        # Ray's own notices (e.g. that the local cluster it starts enables token auth) are not the run's
+        # news: only its errors reach the terminal; the workers' output stays in Ray's session logs.
+        ray.init(address=campaign.config.ray_address, log_to_driver=False, logging_level=logging.ERROR)
     try:
         return _Dispatch(campaign, items, on_outcome).run()
     finally:
