@@ -29,9 +29,9 @@ class StateboxEnv(EnvClient[StateboxAction, StateboxObservation, StateboxState])
         return action.model_dump(exclude={"metadata"}, exclude_none=True)
 
     def _parse_result(self, payload: dict[str, Any]) -> StepResult[StateboxObservation]:
+        # `metadata` comes over the wire: the task on the start observation, the verdict (as `info`) at the end
         obs = StateboxObservation(**payload.get("observation", {}), done=payload.get("done", False),
                                   reward=payload.get("reward"))
-        obs.metadata = obs.info
         return StepResult(observation=obs, reward=payload.get("reward"), done=payload.get("done", False))
 
     def _parse_state(self, payload: dict[str, Any]) -> StateboxState:
