@@ -6,14 +6,17 @@ clients can send it. The tools also come in OpenAI's function format, which the 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from openai.types.chat import ChatCompletionToolParam
 from openenv.core.env_server.mcp_types import CallToolAction
 from openenv.core.mcp_client import MCPToolClient
 from openenv_play import ASK_TO_CONFIRM, openenv_server
+from websockets.asyncio.client import connect as ws_connect
 
 from llm.oracles import typed_dict_check
 from statebox.openenv.client import StateboxEnv
@@ -116,6 +119,34 @@ def test_a_tool_error_is_the_agents_result_and_a_call_before_reset_is_refused_by
             assert missing.observation.error is None and not missing.done
 
     asyncio.run(go())
+
+
+def test_json_rpc_lists_and_calls_in_a_reset_session_and_post_mcp_says_where_the_episode_is(server: str) -> None:
+    async def rpc(ws: Any, method: str, **params: Any) -> dict[str, Any]:
+        await ws.send(json.dumps({"type": "mcp", "data": {"jsonrpc": "2.0", "method": method, "params": params,
+                                                           "id": 1}}))
+        answer: dict[str, Any] = json.loads(await ws.recv())
+        assert answer["type"] == "mcp", answer
+        return answer["data"]
+
+    async def go() -> None:
+        async with ws_connect(with_token(server).replace("http://", "ws://") + "/ws") as ws:
+            await ws.send(json.dumps({"type": "reset", "data": {"task_id": TASK}}))
+            assert json.loads(await ws.recv())["type"] == "observation"
+            listed = await rpc(ws, "tools/list")
+            assert "issue_refund" in {t["name"] for t in listed["result"]["tools"]}, listed
+            found = await rpc(ws, "tools/call", name="find_customer", arguments={"email": "hollis.trevino@gmail.com"})
+            assert found["result"]["data"][0]["customer_id"] == "CUS-9106", found
+            ended = await rpc(ws, "tools/call", name="end_episode", arguments={"message": None})
+            result = ended["result"]
+            assert (result["done"], result["reward"], result["verdict"]["signature"]) == (
+                True, 0.0, "no_state_change"), result
+
+    asyncio.run(go())
+    stateless = httpx.post(f"{server}/mcp", json={"jsonrpc": "2.0", "method": "tools/list", "id": 7},
+                           auth=("statebox", TOKEN)).json()
+    assert "no episode: reset first" in stateless["error"]["message"], stateless
+    assert "does not support MCP" not in stateless["error"]["message"]
 
 
 def test_the_stock_client_without_the_token_or_with_a_wrong_one_is_refused(server: str) -> None:

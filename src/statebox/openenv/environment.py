@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any, TypeVar
 
 from openenv.core import Environment, Observation
 from openenv.core.env_server.types import EnvironmentMetadata
 
 from statebox.openenv.episode import Episode, EpisodeOutcome, Turn
-from statebox.openenv.mcp_view import StateboxToolResult, call_result, tool_list
+from statebox.openenv.mcp_view import McpBridge, StateboxToolResult, call_result, tool_list
 from statebox.openenv.models import ObservationKind, RewardKind, StateboxAction, StateboxObservation, StateboxState
 from statebox.openenv.source import EpisodeSource
 from statebox.openenv.tool_forms import openai_tools
 from statebox.tools import ToolOutcome
 
 R = TypeVar("R")
+
+
+NO_EPISODE = (
+    "no episode: reset first (the tools are the task's; JSON-RPC goes as `mcp` messages on the /ws session "
+    "you reset, POST /mcp has no episode)"
+)
 
 
 class SessionExpired(RuntimeError):
@@ -48,6 +55,7 @@ class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, State
         self._last_used = source.clock()
         self._busy = 0
         self._expired_after: float | None = None
+        self.mcp_client = McpBridge(self)  # what OpenEnv's JSON-RPC routes (`/mcp`, `mcp` messages) call
 
     async def reset_async(
         self, seed: int | None = None, episode_id: str | None = None, task_id: str | None = None, **_: Any
@@ -99,7 +107,7 @@ class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, State
                 f"this session's episode was closed after {self._expired_after:g} s without a reset or step "
                 "(the server's --idle-timeout), unjudged; reset to start a new one"
             )
-        raise RuntimeError("no episode: reset first (the tools are the task's)")
+        raise RuntimeError(NO_EPISODE)
 
     @staticmethod
     async def _act(episode: Episode, action: StateboxAction) -> Turn:
@@ -116,6 +124,11 @@ class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, State
 
     def step(self, action: StateboxAction, timeout_s: float | None = None, **kwargs: Any) -> StateboxObservation:
         return self._run(self.step_async(action, timeout_s, **kwargs))
+
+    @contextlib.asynccontextmanager
+    async def mcp_session(self) -> AsyncIterator[McpBridge]:
+        """OpenEnv holds this open for a session's life: nothing to open, the tools are the episode's."""
+        yield self.mcp_client
 
     @property
     def state(self) -> StateboxState:

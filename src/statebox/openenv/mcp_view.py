@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from openenv.core.env_server.mcp_types import CallToolObservation, ListToolsObservation, Tool
 from pydantic import Field
 
-from statebox.openenv.models import ObservationKind, RewardKind, WireObservation
+from statebox.openenv.models import ObservationKind, RewardKind, StateboxAction, WireObservation
 from statebox.openenv.tool_forms import openai_tools
 from statebox.tools import ToolOutcome, ToolSpec
 
@@ -58,3 +58,32 @@ def call_result(outcome: ToolOutcome) -> dict[str, Any]:
         "data": data,
         "is_error": outcome.is_error,
     }
+
+
+class Stepping(Protocol):
+    """What the bridge needs of the environment (`StateboxEnvironment`)."""
+
+    async def step_async(self, action: StateboxAction, timeout_s: float | None = None, **kwargs: Any) -> Any: ...
+
+
+class McpBridge:
+    """The environment's `mcp_client`: what OpenEnv's JSON-RPC routes call (`POST /mcp`, and `mcp`
+    messages on `/ws`), answered by the same steps as `MCPToolClient`'s. A call's result is the MCP
+    result with `done` and `reward`, and the verdict once the episode is over."""
+
+    def __init__(self, env: Stepping) -> None:
+        self._env = env
+
+    def is_connected(self) -> bool:
+        return True  # nothing to connect: the tools are the episode's, in this process
+
+    async def list_tools(self) -> list[Tool]:
+        listed: StateboxToolList = await self._env.step_async(StateboxAction(type="list_tools"))
+        return listed.tools
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        obs: StateboxToolResult = await self._env.step_async(
+            StateboxAction(type="call_tool", tool=name, arguments=arguments or {}))
+        result: dict[str, Any] = {**obs.result, "done": obs.done, "reward": obs.reward}
+        return {**result, "verdict": obs.metadata} if obs.done else result
+
