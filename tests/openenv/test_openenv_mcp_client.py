@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +27,7 @@ from statebox.tasks.references import resolve
 
 pytestmark = pytest.mark.slow
 TASK = "air_purifier_return_refund_wrong_rma_number"
-TOKEN = "s3cret-token"
+TOKEN = "s3cret:to%ken@/x"  # what a URL's user info must percent-encode
 check_tool = typed_dict_check(ChatCompletionToolParam)
 
 
@@ -40,7 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def with_token(url: str, token: str = TOKEN) -> str:
     """The base URL with the token as the password of its user info (`http://statebox:TOKEN@host:port`)."""
-    return url.replace("http://", f"http://statebox:{token}@", 1)
+    return url.replace("http://", f"http://statebox:{urllib.parse.quote(token, safe='')}@", 1)
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ import base64
 import contextlib
 import functools
 import hmac
-import urllib.parse
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -154,5 +153,5 @@ def presented_token(authorization: str) -> str | None:
         decoded = base64.b64decode(value.strip(), validate=True).decode("utf-8")
     except (ValueError, UnicodeDecodeError):
         return None
-    _, colon, password = decoded.partition(":")
-    return urllib.parse.unquote(password) if colon else None
+    _, colon, password = decoded.partition(":")  # clients percent-decode the URL's user info before encoding it
+    return password if colon else None
