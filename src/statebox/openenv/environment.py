@@ -1,4 +1,8 @@
-"""The OpenEnv `Environment`: reset opens an episode of a task, each step is one action."""
+"""The OpenEnv `Environment`: reset opens an episode of a task, each step is one action.
+
+An action is statebox's (a tool call, a message, the end) or OpenEnv's MCP `list_tools` / `call_tool`
+(answered by `mcp_view`); OpenEnv's JSON-RPC routes reach the same steps through `mcp_client`.
+"""
 
 from __future__ import annotations
 
@@ -122,7 +126,7 @@ class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, State
         """In process, outside an event loop (the server always uses the async methods)."""
         return self._run(self.reset_async(seed, episode_id, **kwargs))
 
-    def step(self, action: StateboxAction, timeout_s: float | None = None, **kwargs: Any) -> StateboxObservation:
+    def step(self, action: StateboxAction, timeout_s: float | None = None, **kwargs: Any) -> Observation:
         return self._run(self.step_async(action, timeout_s, **kwargs))
 
     @contextlib.asynccontextmanager
