@@ -21,6 +21,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 from llm.oracles import typed_dict_check
 from statebox.openenv.client import StateboxEnv
+from statebox.openenv.models import StateboxAction
 from statebox.openenv.tool_forms import openai_tools
 from statebox.tasks import RefCall, Task, load_suite
 from statebox.tasks.references import resolve
@@ -164,6 +165,10 @@ def test_the_tools_in_openai_function_format_are_strict_and_fit_the_openai_sdk_t
     async def go() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         async with StateboxEnv(base_url=server, token=TOKEN) as env:
             first = await env.reset(task_id=TASK)
+            listed_here = await env.step(StateboxAction(type="list_tools"))  # statebox's client takes the MCP forms too
+            assert listed_here.observation.openai_tools == first.observation.openai_tools
+            called = await env.step(StateboxAction(type="call_tool", tool="get_order", arguments={"order_id": "ORD-0"}))
+            assert called.observation.result["is_error"] is True, called.observation
         async with MCPToolClient(base_url=with_token(server)) as mcp:
             await mcp.reset(task_id=TASK)
             listed = openai_tools(await mcp.list_tools())
