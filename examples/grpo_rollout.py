@@ -41,16 +41,12 @@ class Rollout:
     advantage: float = 0.0
 
 
-def openai_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The reset observation's tools in the function format chat templates take."""
-    return [{"type": "function", "function": {"name": t["name"], "description": t.get("description", ""),
-                                              "parameters": t["input_schema"]}} for t in tools]
-
-
 async def rollout(env: StateboxEnv, task_id: str, policy: Policy, max_actions: int = 60) -> Rollout:
     """One episode: the policy's messages and tool calls stepped through the environment until it is done."""
     start = await env.reset(task_id=task_id)
-    tools = openai_tools(start.observation.tools)
+    # The server's tools in OpenAI function format (strict schemas), as chat templates and function calling take them;
+    # they include `reply_to_customer` and `end_episode`, so a model that only calls tools can talk and finish too.
+    tools = start.observation.openai_tools
     messages: list[dict[str, Any]] = [{"role": "system", "content": start.observation.policy or ""},
                                       {"role": "user", "content": start.observation.text}]
     for _ in range(max_actions):

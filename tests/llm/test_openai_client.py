@@ -67,6 +67,7 @@ async def test_tool_call_completion_sends_tools_and_disables_parallel_calls(endp
                 "name": "lookup_order",
                 "description": "Find an order by id.",
                 "parameters": LOOKUP.input_schema,
+                "strict": False,  # an open object: strict mode would refuse it
             },
         }
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from openenv_play import ASK_TO_CONFIRM
@@ -110,3 +111,52 @@ def test_the_shaped_reward_is_asked_for_labelled_and_below_a_pass(retail: Suite)
     assert (right.reward, right.info["passed"]) == (1.0, True), right.info["discrepancies"]
     plain = _play(StateboxEnvironment(EpisodeSource(retail)), _reference_with_refund(task, 168.60))
     assert (plain.reward_kind, plain.reward, plain.info["shaped_reward"]) == ("binary", 0.0, None)
+
+
+def test_the_conversation_tools_say_and_end_as_the_message_and_end_actions_do(retail: Suite) -> None:
+    env = StateboxEnvironment(EpisodeSource(retail))
+
+    async def go() -> tuple[StateboxObservation, StateboxObservation, StateboxObservation]:
+        start = await env.reset_async(task_id=TASK)
+        bad = await env.step_async(StateboxAction(tool="reply_to_customer", arguments={"message": 3}))
+        ask = StateboxAction(tool="reply_to_customer", arguments={"message": "What is your email?"})
+        said = await env.step_async(ask)
+        assert (bad.kind, bad.is_error, bad.error_kind) == ("tool_result", True, "invalid_arguments"), bad.text
+        assert (said.kind, said.is_error) == ("customer", False) and "@" in said.text, said.text
+        ended = await env.step_async(StateboxAction(tool="end_episode", arguments={"message": None}))
+        return start, said, ended
+
+    start, _, ended = asyncio.run(go())
+    names = [t["name"] for t in start.tools]
+    assert names[-2:] == ["reply_to_customer", "end_episode"], names
+    assert [t["function"]["name"] for t in start.openai_tools] == names
+    assert start.metadata == {"task_id": TASK, "domain": "retail", "opening_message": start.text,
+                              "policy": start.policy}
+    assert (ended.kind, ended.done, ended.reward, ended.metadata["finish_reason"]) == ("end", True, 0.0, "agent_ended")
+    assert ended.info == ended.metadata and ended.metadata["signature"] == "no_state_change"
+
+
+def test_mcp_actions_list_without_a_step_and_call_with_a_call_tool_result(retail: Suite) -> None:
+    env = StateboxEnvironment(EpisodeSource(retail))
+
+    async def go() -> None:
+        await env.reset_async(task_id=TASK)
+        listed = await env.step_async(StateboxAction.model_validate({"type": "list_tools"}))
+        assert env.state.step_count == 0, "listing is no step of the episode"
+        assert {t.name for t in listed.tools} >= {"find_customer", "end_episode"}
+        called = await env.step_async(StateboxAction.model_validate(
+            {"type": "call_tool", "tool_name": "find_customer", "arguments": {"email": "hollis.trevino@gmail.com"}}))
+        assert (called.tool_name, called.error, called.kind) == ("find_customer", None, "tool_result")
+        assert called.result["data"][0]["customer_id"] == "CUS-9106", called.result
+        assert json.loads(called.result["content"][0]["text"]) == called.result["data"]
+        assert called.result["is_error"] is False
+        assert env.state.step_count == 1
+
+    asyncio.run(go())
+
+
+def test_an_mcp_action_is_one_thing_too() -> None:
+    with pytest.raises(ValidationError, match="list_tools takes nothing else"):
+        StateboxAction.model_validate({"type": "list_tools", "message": "hi"})
+    with pytest.raises(ValidationError, match="call_tool needs a tool_name"):
+        StateboxAction.model_validate({"type": "call_tool"})

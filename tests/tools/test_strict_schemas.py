@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from minidomain import create_ticket, make_task, mini_suite, update_ticket
+from statebox.llm.strict_mode import is_strict_valid, strict_violations
 from statebox.tasks.worlds import discover_domains
 from statebox.tools import Toolset, tool
 from statebox.world import Session
@@ -19,65 +20,6 @@ SPECS = [
     if toolset is not None
     for spec in toolset.specs()
 ]  # the agent's tools and the LLM customer's
-
-# The keywords OpenAI strict mode accepts (structured outputs' supported subset of JSON Schema).
-_SUPPORTED = {
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "enum",
-    "const",
-    "anyOf",
-    "description",
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minItems",
-    "maxItems",
-}
-_TYPES = {"string", "number", "integer", "boolean", "object", "array", "null"}
-
-
-def strict_violations(schema: Any, where: str = "") -> list[str]:
-    """Every place `schema` breaks a strict-mode rule, as 'path: rule'."""
-    if not isinstance(schema, dict):
-        return [f"{where or '<root>'}: a schema must be an object"]
-    problems = [f"{where or '<root>'}: unsupported keyword {k!r}" for k in schema if k not in _SUPPORTED]
-    kinds = schema.get("type")
-    kinds = [kinds] if isinstance(kinds, str) else kinds or []
-    problems += [f"{where or '<root>'}: unknown type {k!r}" for k in kinds if k not in _TYPES]
-    if "type" not in schema and "anyOf" not in schema and "enum" not in schema and "const" not in schema:
-        problems.append(f"{where or '<root>'}: no type")
-    if "object" in kinds:
-        problems += _object_violations(schema, where)
-    if "array" in kinds:
-        problems += strict_violations(schema.get("items"), f"{where}[]")
-    for i, option in enumerate(schema.get("anyOf") or ()):
-        problems += strict_violations(option, f"{where}<anyOf {i}>")
-    return problems
-
-
-def _object_violations(schema: dict[str, Any], where: str) -> list[str]:
-    here = where or "<root>"
-    properties = schema.get("properties")
-    if not isinstance(properties, dict):
-        return [f"{here}: an object must list its properties"]
-    problems = []
-    if schema.get("additionalProperties") is not False:
-        problems.append(f"{here}: additionalProperties must be false")
-    missing = [name for name in properties if name not in (schema.get("required") or ())]
-    if missing or len(schema.get("required") or ()) != len(properties):
-        problems.append(f"{here}: required must list every property (missing {missing})")
-    for name, sub in properties.items():
-        problems += strict_violations(sub, f"{where}.{name}" if where else name)
-    return problems
-
 
 def test_the_checker_finds_what_strict_mode_refuses():
     loose = {
@@ -102,6 +44,7 @@ def test_every_domain_has_tools_to_check():
 def test_every_built_in_tool_schema_is_valid_in_openai_strict_mode(name, schema):
     assert schema.get("type") == "object", name
     assert strict_violations(schema) == [], name
+    assert is_strict_valid(schema), name  # what the model adapters ask before sending `strict: true`
 
 
 def test_a_free_form_map_argument_is_refused_when_the_tool_is_defined():

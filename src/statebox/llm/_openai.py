@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from ._endpoint import EndpointClient, Reply
 from ._wire import count, dumps, join_object, member, members, str_or_none
 from .retry import MalformedResponse
+from .strict_mode import is_strict_valid
 from .toolbox import PreparedTools
 from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
@@ -118,7 +119,8 @@ def _encode_tools(tools: tuple[ToolDef, ...]) -> bytes:
 
 
 def _tool_param(tool: ToolDef) -> dict[str, Any]:
-    function = {"name": tool.name, "description": tool.description, "parameters": tool.input_schema}
+    function = {"name": tool.name, "description": tool.description, "parameters": tool.input_schema,
+                "strict": is_strict_valid(tool.input_schema)}  # strict mode only for a schema it accepts
     return {"type": "function", "function": function}
 
 

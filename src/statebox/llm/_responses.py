@@ -14,6 +14,7 @@ from ._endpoint import Reply
 from ._openai import OpenAIClient
 from ._wire import count, dumps, join_object, member, members, str_or_none
 from .retry import MalformedResponse
+from .strict_mode import is_strict_valid
 from .toolbox import PreparedTools
 from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
 
@@ -145,13 +146,13 @@ def _encode_tools(tools: tuple[ToolDef, ...]) -> bytes:
 
 
 def _tool_param(tool: ToolDef) -> dict[str, Any]:
-    # strict mode would demand every property be required: the tools' own schemas are sent as they are
+    # strict when strict mode accepts the schema (every built-in one); an external server's may not
     return {
         "type": "function",
         "name": tool.name,
         "description": tool.description,
         "parameters": tool.input_schema,
-        "strict": False,
+        "strict": is_strict_valid(tool.input_schema),
     }
 
 

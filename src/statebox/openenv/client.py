@@ -7,6 +7,7 @@ from typing import Any
 from openenv.core import EnvClient
 from openenv.core.client_types import StepResult
 
+from statebox.openenv.mcp_view import StateboxToolList, StateboxToolResult
 from statebox.openenv.models import StateboxAction, StateboxObservation, StateboxState
 from statebox.openenv.upstream import check_client, connect_with_headers
 
@@ -29,9 +30,12 @@ class StateboxEnv(EnvClient[StateboxAction, StateboxObservation, StateboxState])
         return action.model_dump(exclude={"metadata"}, exclude_none=True)
 
     def _parse_result(self, payload: dict[str, Any]) -> StepResult[StateboxObservation]:
-        obs = StateboxObservation(**payload.get("observation", {}), done=payload.get("done", False),
-                                  reward=payload.get("reward"))
-        obs.metadata = obs.info
+        # `metadata` comes over the wire: the task on the start observation, the verdict (as `info`) at the end.
+        # OpenEnv's MCP actions (`type` list_tools / call_tool) are answered in OpenEnv's MCP observation types.
+        data = payload.get("observation", {})
+        kind: Any = StateboxToolResult if "tool_name" in data else StateboxObservation if "kind" in data else (
+            StateboxToolList)
+        obs = kind(**data, done=payload.get("done", False), reward=payload.get("reward"))
         return StepResult(observation=obs, reward=payload.get("reward"), done=payload.get("done", False))
 
     def _parse_state(self, payload: dict[str, Any]) -> StateboxState:

@@ -1,20 +1,34 @@
-"""The OpenEnv `Environment`: reset opens an episode of a task, each step is one action."""
+"""The OpenEnv `Environment`: reset opens an episode of a task, each step is one action.
+
+An action is statebox's (a tool call, a message, the end) or OpenEnv's MCP `list_tools` / `call_tool`
+(answered by `mcp_view`); OpenEnv's JSON-RPC routes reach the same steps through `mcp_client`.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any, TypeVar
 
-from openenv.core import Environment
+from openenv.core import Environment, Observation
 from openenv.core.env_server.types import EnvironmentMetadata
 
-from statebox.openenv.episode import Episode, EpisodeOutcome
+from statebox.openenv.episode import Episode, EpisodeOutcome, Turn
+from statebox.openenv.mcp_view import McpBridge, StateboxToolResult, call_result, tool_list
 from statebox.openenv.models import ObservationKind, RewardKind, StateboxAction, StateboxObservation, StateboxState
 from statebox.openenv.source import EpisodeSource
+from statebox.openenv.tool_forms import openai_tools
+from statebox.tools import ToolOutcome
 
 R = TypeVar("R")
+
+
+NO_EPISODE = (
+    "no episode: reset first (the tools are the task's; JSON-RPC goes as `mcp` messages on the /ws session "
+    "you reset, POST /mcp has no episode)"
+)
 
 
 class SessionExpired(RuntimeError):
@@ -45,6 +59,7 @@ class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, State
         self._last_used = source.clock()
         self._busy = 0
         self._expired_after: float | None = None
+        self.mcp_client = McpBridge(self)  # what OpenEnv's JSON-RPC routes (`/mcp`, `mcp` messages) call
 
     async def reset_async(
         self, seed: int | None = None, episode_id: str | None = None, task_id: str | None = None, **_: Any
@@ -63,44 +78,61 @@ class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, State
             episode_id=episode_id or uuid.uuid4().hex, suite=self.source.suite.name, task_id=task.id,
             split=self.source.split, entries=1,
         )
+        offered = episode.offered()
         return StateboxObservation(
             kind="start", text=task.opening_message, task_id=task.id, domain=task.domain, policy=episode.policy,
-            tools=[spec.model_dump(exclude={"writes"}) for spec in episode.tool_specs()],
+            tools=[spec.model_dump(exclude={"writes"}) for spec in offered], openai_tools=openai_tools(offered),
             reward_kind=self._reward_kind(),
+            metadata={"task_id": task.id, "domain": task.domain, "opening_message": task.opening_message,
+                      "policy": episode.policy},  # what a client that keeps only `metadata` (MCPToolClient) needs
         )
 
-    async def step_async(self, action: StateboxAction, timeout_s: float | None = None, **_: Any) -> StateboxObservation:
-        episode = self.episode
-        if episode is None:
-            if self._expired_after is not None:
-                raise SessionExpired(
-                    f"this session's episode was closed after {self._expired_after:g} s without a reset or step "
-                    "(the server's --idle-timeout), unjudged; reset to start a new one"
-                )
-            raise RuntimeError("no episode: reset first")
+    async def step_async(self, action: StateboxAction, timeout_s: float | None = None, **_: Any) -> Observation:
+        episode = self._open_episode()
+        if action.type == "list_tools":  # OpenEnv's MCP listing: no step of the episode
+            return tool_list(episode.offered())
         self._busy += 1
         try:
-            if action.tool is not None:
-                outcome = await episode.call_tool(action.tool, action.arguments)
-                obs = self._observe("tool_result", outcome.text, is_error=outcome.is_error,
-                                    error_kind=outcome.error_kind)
-            elif action.end:
-                await episode.end(action.message)
-                obs = self._observe("end", "")
-            else:
-                obs = self._observe("customer", await episode.say(action.message or ""))
+            turn = await self._act(episode, action)
         finally:
             self._touch()
         self._state.step_count += 1
         self._state.entries = len(episode.transcript.entries)
-        return obs
+        if action.type == "call_tool":
+            return self._mcp_result(str(action.tool), turn)
+        return self._observe(turn.kind, turn.outcome.text, is_error=turn.outcome.is_error,
+                             error_kind=turn.outcome.error_kind)
+
+    def _open_episode(self) -> Episode:
+        if self.episode is not None:
+            return self.episode
+        if self._expired_after is not None:
+            raise SessionExpired(
+                f"this session's episode was closed after {self._expired_after:g} s without a reset or step "
+                "(the server's --idle-timeout), unjudged; reset to start a new one"
+            )
+        raise RuntimeError(NO_EPISODE)
+
+    @staticmethod
+    async def _act(episode: Episode, action: StateboxAction) -> Turn:
+        if action.tool is not None:
+            return await episode.use(action.tool, action.arguments)
+        if action.end:
+            await episode.end(action.message)
+            return Turn("end", ToolOutcome(text=""))
+        return Turn("customer", ToolOutcome(text=await episode.say(action.message or "")))
 
     def reset(self, seed: int | None = None, episode_id: str | None = None, **kwargs: Any) -> StateboxObservation:
         """In process, outside an event loop (the server always uses the async methods)."""
         return self._run(self.reset_async(seed, episode_id, **kwargs))
 
-    def step(self, action: StateboxAction, timeout_s: float | None = None, **kwargs: Any) -> StateboxObservation:
+    def step(self, action: StateboxAction, timeout_s: float | None = None, **kwargs: Any) -> Observation:
         return self._run(self.step_async(action, timeout_s, **kwargs))
+
+    @contextlib.asynccontextmanager
+    async def mcp_session(self) -> AsyncIterator[McpBridge]:
+        """OpenEnv holds this open for a session's life: nothing to open, the tools are the episode's."""
+        yield self.mcp_client
 
     @property
     def state(self) -> StateboxState:
@@ -167,14 +199,29 @@ class StateboxEnvironment(Environment[StateboxAction, StateboxObservation, State
             reward_kind=self._reward_kind(),
         )
         if episode.outcome is not None:
+            obs.info = self._finish(obs, episode.outcome)
+        return obs
+
+    def _mcp_result(self, tool_name: str, turn: Turn) -> StateboxToolResult:
+        episode = self.episode
+        assert episode is not None
+        outcome = turn.outcome
+        obs = StateboxToolResult(
+            tool_name=tool_name, result=call_result(outcome), kind="end" if episode.done else turn.kind,
+            is_error=outcome.is_error, error_kind=outcome.error_kind, task_id=episode.task.id,
+            reward_kind=self._reward_kind(),
+        )
+        if episode.outcome is not None:
             self._finish(obs, episode.outcome)
         return obs
 
-    def _finish(self, obs: StateboxObservation, outcome: EpisodeOutcome) -> None:
+    def _finish(self, obs: Observation, outcome: EpisodeOutcome) -> dict[str, Any]:
+        """Mark `obs` the last: done, the reward, the verdict in `metadata` (returned, for `info`)."""
         obs.done = True
         obs.reward = outcome.shaped_reward if self.source.shaped else outcome.reward
-        obs.info = obs.metadata = outcome.info()
+        obs.metadata = outcome.info()
         self._state.done, self._state.finish_reason = True, outcome.finish_reason
+        return obs.metadata
 
     def _reward_kind(self) -> RewardKind:
         return "shaped" if self.source.shaped else "binary"

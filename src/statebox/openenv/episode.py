@@ -11,21 +11,25 @@ so any request may step or close the episode.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from statebox.agents.transcript import Entry, ToolCallEntry, Transcript
 from statebox.judge import JudgingRules, Verdict
 from statebox.openenv.shaped import shaped_reward
+from statebox.openenv.tool_forms import CONVERSATION_TOOLS, END_TOOL
 from statebox.runner.backend import AttemptBackend, OutcomeInputs
-from statebox.runner.hosted import AttemptSurface
+from statebox.runner.hosted import REPLY_TOOL, AttemptSurface
 from statebox.runner.hosted_suite import HeldContext, HostedJudging, attempt_lifetime
 from statebox.runner.judging import JudgingInputs, VerdictDocument, judge_verdict
 from statebox.tasks import Task
 from statebox.tools import ToolOutcome, ToolSpec, ToolSurface
 from statebox.users.base import SimulatedCustomer
 from statebox.world import Effects
+
+TurnKind = Literal["tool_result", "customer", "end"]
 
 
 class EpisodeOver(RuntimeError):
@@ -68,6 +72,14 @@ class EpisodeOutcome:
             "rubrics_judged": self.document.rubrics.status == "judged",
             "verdict": document,
         }
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one tool call of the agent gave: a tool's result, the customer's answer, or the end."""
+
+    kind: TurnKind
+    outcome: ToolOutcome
 
 
 @dataclass(frozen=True)
@@ -119,7 +131,29 @@ class Episode:
         return self._surface
 
     def tool_specs(self) -> list[ToolSpec]:
+        """The task's tools."""
         return self.tools.list_tools()
+
+    def offered(self) -> list[ToolSpec]:
+        """Every tool the episode answers: the task's, then `reply_to_customer` and `end_episode`."""
+        return [*self.tool_specs(), *CONVERSATION_TOOLS]
+
+    async def use(self, name: str, arguments: dict[str, Any]) -> Turn:
+        """A call of any offered tool: the two conversation tools say and end, the task's run."""
+        if name in (REPLY_TOOL.name, END_TOOL.name):
+            message = arguments.get("message")
+            if not (isinstance(message, str) or (message is None and name == END_TOOL.name)):
+                self._check_open()
+                return Turn("tool_result", ToolOutcome(
+                    text=f"Error (invalid_arguments): {name} needs `message`, a string", is_error=True,
+                    error_kind="invalid_arguments"))
+            if name == REPLY_TOOL.name:
+                return Turn("customer", ToolOutcome(text=await self.say(message or "")))
+            outcome = await self.end(message)
+            summary = {"passed": outcome.document.passed, "reward": outcome.reward, "signature": outcome.signature,
+                       "finish_reason": outcome.finish_reason}  # fmt: skip
+            return Turn("end", ToolOutcome(text=json.dumps(summary)))
+        return Turn("tool_result", await self.call_tool(name, arguments))
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
         """Run one tool call; a call beyond the turn's step limit ends the episode instead."""

@@ -1,13 +1,15 @@
 """The OpenEnv server over a suite: `/ws` sessions (one episode each), `/health`, `/schema`, `/metadata`, `/ready`.
 
 A token, when set, is needed on every route but the probes (`/health`, `/ready`), the WebSocket
-included (`Authorization: Bearer`). The plain HTTP `/reset` and `/step` of OpenEnv are stateless
-(a new environment per request), so multi-step episodes go over `/ws`.
+included (`Authorization: Bearer`, or Basic credentials whose password is the token: what OpenEnv's
+own clients send for a base URL `http://statebox:<token>@host:port`). The plain HTTP `/reset` and
+`/step` of OpenEnv are stateless (a new environment per request), so multi-step episodes go over `/ws`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import functools
 import hmac
@@ -106,8 +108,13 @@ class QuietDisconnects:
 
 
 class BearerToken:
-    """Refuses HTTP requests and WebSocket handshakes without the bearer token (401; a server that cannot
-    answer a handshake in HTTP closes it, 1008)."""
+    """Refuses HTTP requests and WebSocket handshakes without the token (401; a server that cannot answer a
+    handshake in HTTP closes it, 1008).
+
+    The token is taken as `Authorization: Bearer <token>` (statebox's client) or as the password of HTTP
+    Basic credentials, which OpenEnv's stock clients send for a base URL with user info
+    (`http://statebox:<token>@host:port`: the WebSocket library and httpx both turn it into the header).
+    """
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app, self.token = app, token
@@ -116,17 +123,35 @@ class BearerToken:
         if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS or self._allowed(scope):
             await self.app(scope, receive, send)
             return
-        response = JSONResponse({"error": "missing or invalid token: send 'Authorization: Bearer <token>'"},
-                                status_code=401, headers={"WWW-Authenticate": "Bearer"})
+        response = JSONResponse({"error": REFUSED}, status_code=401, headers={"WWW-Authenticate": "Bearer"})
         if scope["type"] == "http":
             await response(scope, receive, send)
         elif "websocket.http.response" in scope.get("extensions", {}):
             await send({"type": "websocket.http.response.start", "status": 401, "headers": response.raw_headers})
             await send({"type": "websocket.http.response.body", "body": response.body})
         else:
-            await send({"type": "websocket.close", "code": 1008, "reason": "missing or invalid token"})
+            await send({"type": "websocket.close", "code": 1008, "reason": REFUSED[:120]})
 
     def _allowed(self, scope: Scope) -> bool:
         headers = dict(scope.get("headers") or [])
-        scheme, _, presented = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
-        return scheme.lower() == "bearer" and hmac.compare_digest(presented.strip().encode(), self.token.encode())
+        presented = presented_token(headers.get(b"authorization", b"").decode("latin-1"))
+        return presented is not None and hmac.compare_digest(presented.encode(), self.token.encode())
+
+
+REFUSED = ("missing or invalid token: send 'Authorization: Bearer <token>', or put it in the base URL "
+           "as http://statebox:<token>@host:port")
+
+
+def presented_token(authorization: str) -> str | None:
+    """The token in an Authorization header: a bearer token, or the password of Basic credentials."""
+    scheme, _, value = authorization.partition(" ")
+    if scheme.lower() == "bearer":
+        return value.strip()
+    if scheme.lower() != "basic":
+        return None
+    try:
+        decoded = base64.b64decode(value.strip(), validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    _, colon, password = decoded.partition(":")  # clients percent-decode the URL's user info before encoding it
+    return password if colon else None

@@ -5,6 +5,7 @@ every property listed in `required`, an optional property nullable, no `$ref` an
 (a non-null default is said in the description instead). A null argument means "left out": the
 tool gets its default. Agents that are not constrained may still leave optional arguments out, so
 the validator checks against `validation_schema`, which drops nullable properties from `required`.
+`statebox.llm.strict_mode` checks any schema (an external server's too) against strict mode's rules.
 """
 
 from __future__ import annotations
@@ -115,3 +116,4 @@ def optional_arguments(schema: dict[str, Any]) -> set[str]:
     if not is_strict_object(schema):
         return set()
     return {name for name, sub in (schema.get("properties") or {}).items() if accepts_null(sub)}
+
