@@ -15,7 +15,7 @@ import anyio
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from statebox.tasks import load_suite
+from statebox.suites import load_suite
 from statebox.tasks.references import resolve
 
 TASK = "defective_blender_replacement_gold"

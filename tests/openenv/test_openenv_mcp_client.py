@@ -23,7 +23,8 @@ from llm.oracles import typed_dict_check
 from statebox.openenv.client import StateboxEnv
 from statebox.openenv.models import StateboxAction
 from statebox.openenv.tool_forms import openai_tools
-from statebox.tasks import RefCall, Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import RefCall, Task
 from statebox.tasks.references import resolve
 
 pytestmark = pytest.mark.slow

@@ -14,7 +14,7 @@ from statebox.cli.common import err_console, fail, open_suite
 from statebox.suites.builtin import DEMO_SUITE
 
 if TYPE_CHECKING:
-    from statebox.tasks import Suite
+    from statebox.suites import Suite
 
 # Made-up prices for the fake model, so the demo shows cost per success and per dependable task.
 DEMO_PRICES = """\
