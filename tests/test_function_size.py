@@ -13,8 +13,7 @@ MAX_PARAMETERS = 8
 
 # Today's offenders that cannot be split now because another engineer owns their file (issue #32).
 # The list only shrinks: a function listed here that no longer offends fails the test too.
-ALLOWED = {
-}
+ALLOWED: set[str] = set()  # empty: every function in src/ is within the limits
 
 
 def is_tool(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -85,7 +85,7 @@ def test_with_typesense_the_policy_sources_go_to_the_server(tb_fake: FakeCheckou
     # The fake server has no search backend, so it refuses an init that carries the sources.
     options = TbRunOptions(typesense_url="http://127.0.0.1:9")
     _, trials, errors, campaign = run_campaign(tb_fake.root, tmp_path / "run", "reference", options=options)
-    assert campaign.manifest()["search_backend"] == "typesense:http://127.0.0.1:9"
+    assert campaign.manifest().search_backend == "typesense:http://127.0.0.1:9"
     assert trials == [] and errors and all(e.kind == "tool_server" for e in errors)
     assert all("cannot index sources" in e.message for e in errors)
     assert leftover_processes(tb_fake.root) == []
