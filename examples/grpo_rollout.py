@@ -22,7 +22,8 @@ from typing import Any, Protocol
 
 from statebox.openenv.client import StateboxEnv
 from statebox.openenv.models import StateboxAction
-from statebox.tasks import Task, load_suite
+from statebox.suites import load_suite
+from statebox.tasks import Task
 from statebox.tasks.references import resolve
 
 
