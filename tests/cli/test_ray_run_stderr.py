@@ -35,11 +35,5 @@ def test_a_successful_ray_run_prints_no_ray_python_notice(ray_run_stderr: list[s
     assert re.search(r"\d+ attempts: \d+ passed, 0 failed, 0 infrastructure errors -> ", said), ray_run_stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Ray's core worker logs an error when AttemptWorker is created: its constructor argument (the campaign "
-    "parcel, ray.put by integrations/ray_executor/driver.py) is in the object store while max_restarts=-1 "
-    "(ray-project/ray#53727); the fix is in the actor creation, which branch scale owns",
-)
 def test_a_successful_ray_run_prints_no_ray_core_log_line(ray_run_stderr: list[str]) -> None:
     assert [line for line in ray_run_stderr if CORE_LINE.match(line)] == []

@@ -92,7 +92,7 @@ class _Dispatch:
         except (TypeError, ValueError) as e:  # pickling
             raise CampaignError(f"suite {config.suite.name!r} cannot be sent to Ray workers: {e}") from None
         actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(AttemptWorker)
-        workers = [actor.options(scheduling_strategy=where).remote(self.parcel) for where in placements(config.workers)]
+        workers = [actor.options(scheduling_strategy=where).remote() for where in placements(config.workers)]
         self.roster = Roster(workers)
 
     def _hand_out(self) -> None:
@@ -105,7 +105,8 @@ class _Dispatch:
                 if index is None:  # every worker is restarting
                     return
                 item = queue.popleft()
-                ref = self.roster.workers[index].run.remote(item.task.id, item.model, item.repeat, item.trial_id)
+                worker = self.roster.workers[index]
+                ref = worker.run.remote([self.parcel], item.task.id, item.model, item.repeat, item.trial_id)
                 self.pending[ref] = (item, index)
                 self.in_flight[model] += 1
                 self.roster.load[index] += 1

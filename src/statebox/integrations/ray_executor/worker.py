@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 from contextlib import AsyncExitStack
+from typing import Any
 
 from statebox.integrations.ray_executor.parcel import CampaignParcel
 from statebox.integrations.ray_executor.writer import Handed
@@ -21,10 +22,14 @@ from statebox.runner.record import ErrorRecord
 
 
 class AttemptWorker:
-    """The worker's campaign; started on the first attempt, so a restarted actor starts again by itself."""
+    """The worker's campaign; started on the first attempt, so a restarted actor starts again by itself.
 
-    def __init__(self, parcel: CampaignParcel) -> None:
-        self.parcel = parcel
+    The campaign's parcel comes with each attempt as a reference in a list (so Ray passes the reference, not
+    the object), and is fetched once: an actor whose constructor took it from the object store would be
+    restartable only while that object lives, which Ray's core worker logs as an error at every creation.
+    """
+
+    def __init__(self) -> None:
         self.campaign: Campaign | None = None
         self.stack = AsyncExitStack()
         self.starting = asyncio.Lock()
@@ -32,17 +37,18 @@ class AttemptWorker:
     def pid(self) -> int:
         return os.getpid()
 
-    async def _started(self) -> Campaign:
+    async def _started(self, parcel: list[Any]) -> Campaign:
         async with self.starting:
             if self.campaign is None:
-                campaign = Campaign(self.parcel.open())
+                opened: CampaignParcel = await parcel[0]  # the driver's ray.put, fetched once per worker life
+                campaign = Campaign(opened.open())
                 campaign.source.prepare(list(campaign.config.suite.tasks))
                 await self.stack.enter_async_context(campaign.source.running())
                 self.campaign = campaign
         return self.campaign
 
-    async def run(self, task_id: str, model: str | None, repeat: int, trial_id: str) -> Handed:
-        campaign = await self._started()
+    async def run(self, parcel: list[Any], task_id: str, model: str | None, repeat: int, trial_id: str) -> Handed:
+        campaign = await self._started(parcel)
         item = WorkItem(campaign.config.suite.task(task_id), model, repeat, trial_id)
         try:
             record = await campaign.attempt(item)
