@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import pytest
+from pydantic import Field
 
 from minidomain import create_ticket, get_ticket, update_ticket
 from statebox.tools import tool
@@ -85,6 +86,41 @@ def test_argument_descriptions_come_from_the_args_section():
         "description": 'The problem in the customer\'s words. (Default: "".)',
         "priority": 'How urgent the problem is. (Default: "normal".)',
     }
+
+
+EmployeeId = Annotated[str, Field(description="the employee id")]
+
+
+def test_a_type_that_carries_a_description_describes_the_argument_as_an_args_line_would():
+    @tool(writes=False)
+    def by_type(session: Session, employee_id: EmployeeId, days: Annotated[int, Field(description="how many")] = 1):
+        """F."""
+
+    @tool(writes=False)
+    def by_docstring(session: Session, employee_id: str, days: int = 1):
+        """F.
+
+        Args:
+            employee_id: the employee id
+            days: how many
+        """
+
+    assert by_type.spec.input_schema == by_docstring.spec.input_schema
+    assert by_type.spec.input_schema["properties"]["employee_id"] == {"type": "string",
+                                                                      "description": "the employee id"}
+    assert by_type.defaults == by_docstring.defaults == {"days": 1}
+
+
+def test_an_args_line_describes_its_tools_argument_rather_than_the_type():
+    @tool(writes=False)
+    def f(session: Session, employee_id: EmployeeId) -> None:
+        """F.
+
+        Args:
+            employee_id: who the device is for
+        """
+
+    assert f.spec.input_schema["properties"]["employee_id"]["description"] == "who the device is for"
 
 
 def test_an_argument_description_may_continue_on_the_next_line():

@@ -6,9 +6,10 @@ import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, get_type_hints
+from typing import Annotated, Any, get_origin, get_type_hints
 
 from pydantic import Field, create_model
+from pydantic.fields import FieldInfo
 
 from statebox.tools.strict import NotStrictable, optional_arguments, strict_schema
 from statebox.tools.surface import ToolSpec
@@ -36,7 +37,9 @@ class Tool:
 def tool(*, writes: bool, name: str | None = None) -> Callable[[ToolFn], Tool]:
     """Declare a tool. The first parameter is the session; the rest become its arguments.
 
-    The docstring's first paragraph is the description; an ``Args:`` section documents arguments.
+    The docstring's first paragraph is the description; an ``Args:`` section documents arguments. An argument
+    it leaves out may be described by its type: ``EmployeeId = Annotated[str, Field(description="the employee
+    id")]`` describes every argument of that type (the ``Args:`` line, when there is one, says it for one tool).
     """
 
     def wrap(fn: ToolFn) -> Tool:
@@ -72,7 +75,7 @@ def _schema(fn: ToolFn, arg_docs: dict[str, str]) -> tuple[dict[str, Any], dict[
     for p in params:
         if p.name not in hints:
             raise TypeError(f"tool {fn.__name__}: argument {p.name!r} needs a type hint")
-        desc = arg_docs.get(p.name)
+        desc = arg_docs.get(p.name) or _described(hints[p.name])
         if p.default is inspect.Parameter.empty:
             fields[p.name] = (hints[p.name], Field(description=desc))
         else:
@@ -86,6 +89,14 @@ def _schema(fn: ToolFn, arg_docs: dict[str, str]) -> tuple[dict[str, Any], dict[
     for name in optional_arguments(schema) - set(defaults):
         defaults[name] = None  # a nullable argument without a default: left out is null
     return schema, defaults
+
+
+def _described(hint: Any) -> str | None:
+    """The description an ``Annotated[T, Field(description=...)]`` hint carries, if any."""
+    if get_origin(hint) is not Annotated:
+        return None
+    found = [m.description for m in hint.__metadata__ if isinstance(m, FieldInfo) and m.description]
+    return found[-1] if found else None
 
 
 def _strip_titles(node: Any) -> Any:

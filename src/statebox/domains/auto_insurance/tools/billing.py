@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-from statebox.domains.auto_insurance.tools.common import default_payment_method, parse_date, policy_row
+from statebox.domains.auto_insurance.tools.common import PolicyNumber, default_payment_method, parse_date, policy_row
 from statebox.kit import fetch, money, normalize_id, now_iso, today
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -32,13 +32,12 @@ def _charge(db: Session, policy_id: str, pm: Row, amount: float, purpose: str, i
 
 
 @tool(writes=True)
-def pay_installments(db: Session, policy_id: str, installment_ids: list[str], payment_method_id: str) -> Row:
+def pay_installments(db: Session, policy_id: PolicyNumber, installment_ids: list[str], payment_method_id: str) -> Row:
     """Charge whole installments, with their late fees, to a payment method on file.
 
     An installment paid after its due date carries the $15 late fee (added here if not yet charged).
 
     Args:
-        policy_id: the policy number
         installment_ids: the installments to pay, e.g. ["INS-100234"]
         payment_method_id: a payment method on file, e.g. PMT-10034
     """
@@ -80,11 +79,10 @@ def waive_late_fee(db: Session, installment_id: str) -> Row:
 
 
 @tool(writes=True)
-def reinstate_policy(db: Session, policy_id: str, payment_method_id: str) -> Row:
+def reinstate_policy(db: Session, policy_id: PolicyNumber, payment_method_id: str) -> Row:
     """Reinstate a lapsed policy whose overdue installments are paid; charges the $25 reinstatement fee.
 
     Args:
-        policy_id: the policy number
         payment_method_id: the payment method on file for the fee
     """
     p = policy_row(db, policy_id)
@@ -102,15 +100,14 @@ def reinstate_policy(db: Session, policy_id: str, payment_method_id: str) -> Row
 
 @tool(writes=True)
 def cancel_policy(
-    db: Session, policy_id: str, effective_date: str, requested_by: Literal["policyholder", "company"], reason: str,
-    refund_method: Literal["pro_rata", "short_rate"], refund_amount: float,
+    db: Session, policy_id: PolicyNumber, effective_date: str, requested_by: Literal["policyholder", "company"],
+    reason: str, refund_method: Literal["pro_rata", "short_rate"], refund_amount: float,
 ) -> Row:
     """Cancel a policy and refund the unearned premium to the default payment method on file.
 
     Installments due after the cancellation date are cancelled. A refund of 0 cancels with no refund.
 
     Args:
-        policy_id: the policy number
         effective_date: YYYY-MM-DD, the last day of cover
         requested_by: who cancels: the policyholder, or the company
         reason: why, in a few words

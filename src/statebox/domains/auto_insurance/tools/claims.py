@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from statebox.domains.auto_insurance.tools.common import claim_row, parse_date, policy_row, vehicle_row
+from statebox.domains.auto_insurance.tools.common import (
+    ClaimId,
+    PolicyNumber,
+    claim_row,
+    parse_date,
+    policy_row,
+    vehicle_row,
+)
 from statebox.kit import compact, fetch, normalize_id, now_iso, today
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -47,7 +54,7 @@ def get_claim(db: Session, claim_id: str) -> Row:
 
 @tool(writes=True)
 def file_claim(
-    db: Session, policy_id: str, vehicle_id: str, loss_date: str, loss_type: LossType, description: str,
+    db: Session, policy_id: PolicyNumber, vehicle_id: str, loss_date: str, loss_type: LossType, description: str,
     at_fault: Literal["insured", "other_party", "no_fault", "unknown"], driver_id: str | None = None,
     driver_name: str | None = None, injuries: bool = False, police_report_number: str | None = None,
     other_party_insurer: str | None = None,
@@ -55,7 +62,6 @@ def file_claim(
     """Record a first notice of loss: a new claim (status open) on a vehicle of the policy.
 
     Args:
-        policy_id: the policy number
         vehicle_id: the vehicle involved
         loss_date: YYYY-MM-DD, the day of the loss
         loss_type: collision, hit_and_run, theft, vandalism, weather, animal or glass
@@ -96,11 +102,10 @@ def file_claim(
 
 
 @tool(writes=True)
-def add_claim_line(db: Session, claim_id: str, coverage: LineCoverage, deductible: float) -> Row:
+def add_claim_line(db: Session, claim_id: ClaimId, coverage: LineCoverage, deductible: float) -> Row:
     """Open a claim line under one coverage, with the deductible that applies to it.
 
     Args:
-        claim_id: the claim number
         coverage: the coverage the loss falls under
         deductible: the deductible in dollars (0 when none applies)
     """
@@ -118,12 +123,11 @@ def add_claim_line(db: Session, claim_id: str, coverage: LineCoverage, deductibl
 
 @tool(writes=True)
 def attach_claim_document(
-    db: Session, claim_id: str, document_id: str, kind: Literal["damage_photos", "police_report", "other"],
+    db: Session, claim_id: ClaimId, document_id: str, kind: Literal["damage_photos", "police_report", "other"],
 ) -> Row:
     """Attach a document the policyholder uploaded (see list_customer_documents) to a claim.
 
     Args:
-        claim_id: the claim number
         document_id: the uploaded document's id
         kind: what the document is
     """
@@ -142,11 +146,10 @@ def attach_claim_document(
 
 
 @tool(writes=True)
-def update_claim_status(db: Session, claim_id: str, status: ClaimStatus) -> Row:
+def update_claim_status(db: Session, claim_id: ClaimId, status: ClaimStatus) -> Row:
     """Move a claim through its lifecycle: open, pending_documents, under_review, approved, denied, closed.
 
     Args:
-        claim_id: the claim number
         status: the new status
     """
     c = claim_row(db, claim_id)
@@ -157,12 +160,8 @@ def update_claim_status(db: Session, claim_id: str, status: ClaimStatus) -> Row:
 
 
 @tool(writes=True)
-def mark_total_loss(db: Session, claim_id: str) -> Row:
-    """Flag a claim's vehicle as a total loss (the repair estimate reaches the threshold of section 9).
-
-    Args:
-        claim_id: the claim number
-    """
+def mark_total_loss(db: Session, claim_id: ClaimId) -> Row:
+    """Flag a claim's vehicle as a total loss (the repair estimate reaches the threshold of section 9)."""
     c = claim_row(db, claim_id)
     if c["total_loss"]:
         raise PreconditionFailed(f"claim {c['id']} is already a total loss.")

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Annotated
+
+from pydantic import Field
 
 from statebox.kit import lookup, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed
 from statebox.world import Row, Session
+
+# Arguments described once, for every tool that takes them (a tool's own Args: line says it otherwise).
+ClaimId = Annotated[str, Field(description="the claim number")]
+PolicyNumber = Annotated[str, Field(description="the policy number")]
+VehicleId = Annotated[str, Field(description="the vehicle id")]
+EffectiveDate = Annotated[str, Field(description="YYYY-MM-DD")]
+PremiumChange = Annotated[
+    float, Field(description="the prorated premium change for the rest of the term (a credit is negative)")]
 
 policyholder_row = lookup(
     "policyholders", "PH",

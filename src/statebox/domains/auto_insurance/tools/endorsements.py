@@ -8,6 +8,10 @@ from typing_extensions import TypedDict
 
 from statebox.domains.auto_insurance.rating import RATES, driver_surcharge
 from statebox.domains.auto_insurance.tools.common import (
+    EffectiveDate,
+    PolicyNumber,
+    PremiumChange,
+    VehicleId,
     driver_row,
     endorsable,
     policy_row,
@@ -49,14 +53,13 @@ def _coverage_row(vehicle_id: str, cid: str, coverage: str, option: str, effecti
 
 @tool(writes=True)
 def add_driver(
-    db: Session, policy_id: str, first_name: str, last_name: str, date_of_birth: str, license_number: str,
+    db: Session, policy_id: PolicyNumber, first_name: str, last_name: str, date_of_birth: str, license_number: str,
     license_state: str, relationship: Literal["spouse", "child", "other_household"], effective_date: str,
     premium_change: float,
 ) -> Row:
     """List a new driver on a policy. The annual premium gains the driver's age surcharge (rating table).
 
     Args:
-        policy_id: the policy number
         first_name: the driver's first name
         last_name: the driver's last name
         date_of_birth: YYYY-MM-DD
@@ -80,16 +83,14 @@ def add_driver(
 
 @tool(writes=True)
 def update_driver_status(
-    db: Session, driver_id: str, status: Literal["excluded", "removed"], effective_date: str, premium_change: float,
-    exclusion_form_id: str | None = None,
+    db: Session, driver_id: str, status: Literal["excluded", "removed"], effective_date: EffectiveDate,
+    premium_change: PremiumChange, exclusion_form_id: str | None = None,
 ) -> Row:
     """Exclude a driver (needs the signed exclusion form the customer uploaded) or remove one from the policy.
 
     Args:
         driver_id: the driver id, e.g. DRV-10234
         status: excluded (never covered, stays on record) or removed (no longer in the household)
-        effective_date: YYYY-MM-DD
-        premium_change: the prorated premium change for the rest of the term (a credit is negative)
         exclusion_form_id: the uploaded driver exclusion form's document id (required to exclude)
     """
     d = driver_row(db, driver_id)
@@ -117,14 +118,13 @@ def update_driver_status(
 
 @tool(writes=True)
 def add_vehicle(
-    db: Session, policy_id: str, vin: str, year: int, make: str, model: str,
-    use: Literal["pleasure", "commute", "business"], coverages: CoverageChoice, effective_date: str,
+    db: Session, policy_id: PolicyNumber, vin: str, year: int, make: str, model: str,
+    use: Literal["pleasure", "commute", "business"], coverages: CoverageChoice, effective_date: EffectiveDate,
     premium_change: float,
 ) -> Row:
     """Add a vehicle, garaged at the policyholder's mailing address, with the coverages chosen.
 
     Args:
-        policy_id: the policy number
         vin: the 17-character vehicle identification number
         year: model year
         make: e.g. Subaru
@@ -132,7 +132,6 @@ def add_vehicle(
         use: pleasure, commute or business
         coverages: the option for each coverage, e.g. {"liability": "100/300/100", "collision": "500"}; liability
             is required, a coverage left out or null is not bought
-        effective_date: YYYY-MM-DD
         premium_change: the prorated premium for the rest of the term, in dollars
     """
     p = policy_row(db, policy_id)
@@ -161,14 +160,10 @@ def add_vehicle(
 
 
 @tool(writes=True)
-def remove_vehicle(db: Session, vehicle_id: str, effective_date: str, premium_change: float) -> Row:
-    """Take a vehicle (and its coverages) off a policy that keeps at least one other vehicle.
-
-    Args:
-        vehicle_id: the vehicle id
-        effective_date: YYYY-MM-DD
-        premium_change: the prorated premium change for the rest of the term (a credit is negative)
-    """
+def remove_vehicle(
+    db: Session, vehicle_id: VehicleId, effective_date: EffectiveDate, premium_change: PremiumChange,
+) -> Row:
+    """Take a vehicle (and its coverages) off a policy that keeps at least one other vehicle."""
     v = vehicle_row(db, vehicle_id)
     p = policy_row(db, v["policy_id"])
     effective = endorsable(db, p, effective_date)
@@ -189,18 +184,16 @@ def remove_vehicle(db: Session, vehicle_id: str, effective_date: str, premium_ch
 
 @tool(writes=True)
 def change_coverage(
-    db: Session, vehicle_id: str, coverage: Coverage, option: str, effective_date: str, premium_change: float,
+    db: Session, vehicle_id: VehicleId, coverage: Coverage, option: str, effective_date: EffectiveDate,
+    premium_change: PremiumChange,
 ) -> Row:
     """Add a coverage to a vehicle, change its option (limits, deductible, rental plan), or remove it.
 
     Args:
-        vehicle_id: the vehicle id
         coverage: which coverage
         option: the new option, or "none" to remove the coverage. Options - liability: 25/50/25, 50/100/50,
             100/300/100, 250/500/250; collision: 250, 500, 1000; comprehensive: 100, 250, 500, 1000;
             uninsured_motorist: 25/50, 50/100, 100/300; rental: 30x21, 50x30; roadside: standard
-        effective_date: YYYY-MM-DD
-        premium_change: the prorated premium change for the rest of the term (a credit is negative)
     """
     v = vehicle_row(db, vehicle_id)
     p = policy_row(db, v["policy_id"])

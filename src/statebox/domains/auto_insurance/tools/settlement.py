@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-from statebox.domains.auto_insurance.tools.common import claim_line_row, claim_row, parse_date
+from statebox.domains.auto_insurance.tools.common import ClaimId, claim_line_row, claim_row, parse_date
 from statebox.kit import fetch, money, normalize_id, now_iso, today
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -42,11 +42,10 @@ def list_adjusters(
 
 
 @tool(writes=True)
-def assign_adjuster(db: Session, claim_id: str, adjuster_id: str) -> Row:
+def assign_adjuster(db: Session, claim_id: ClaimId, adjuster_id: str) -> Row:
     """Assign a claim to an adjuster.
 
     Args:
-        claim_id: the claim number
         adjuster_id: the adjuster, e.g. ADJ-104
     """
     c = claim_row(db, claim_id)
@@ -58,11 +57,10 @@ def assign_adjuster(db: Session, claim_id: str, adjuster_id: str) -> Row:
 
 
 @tool(writes=True)
-def assign_repair_shop(db: Session, claim_id: str, repair_shop_id: str) -> Row:
+def assign_repair_shop(db: Session, claim_id: ClaimId, repair_shop_id: str) -> Row:
     """Send a claim's vehicle to a repair shop (the shop then sends us its estimate).
 
     Args:
-        claim_id: the claim number
         repair_shop_id: the shop, e.g. RSH-104
     """
     c = claim_row(db, claim_id)
@@ -137,11 +135,10 @@ def issue_claim_payment(
 
 
 @tool(writes=True)
-def authorize_rental(db: Session, claim_id: str, daily_rate: float, days: int, start_date: str) -> Row:
+def authorize_rental(db: Session, claim_id: ClaimId, daily_rate: float, days: int, start_date: str) -> Row:
     """Authorise a rental car on a claim under the vehicle's rental coverage.
 
     Args:
-        claim_id: the claim number
         daily_rate: dollars per day, at most the coverage's daily cap
         days: number of days, at most the coverage's maximum
         start_date: YYYY-MM-DD, the day the car goes into the shop
@@ -164,11 +161,10 @@ def authorize_rental(db: Session, claim_id: str, daily_rate: float, days: int, s
 
 
 @tool(writes=True)
-def open_subrogation(db: Session, claim_id: str, other_party_insurer: str, amount: float) -> Row:
+def open_subrogation(db: Session, claim_id: ClaimId, other_party_insurer: str, amount: float) -> Row:
     """Pursue the at-fault party's insurer for what we paid plus the insured's deductible.
 
     Args:
-        claim_id: the claim number
         other_party_insurer: the other driver's insurance company
         amount: dollars to recover
     """

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import Annotated
+
+from pydantic import Field
 
 from statebox.kit import fetch, lookup, normalize_id
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed
 from statebox.world import Row, Session
+
+# Arguments described once, for every tool that takes them (a tool's own Args: line says it otherwise).
+EmployeeId = Annotated[str, Field(description="the employee id")]
+CoveringApproval = Annotated[str | None, Field(description="the approval request that covers it, when one is needed")]
 
 HOLIDAYS = frozenset({date(2026, 4, 3), date(2026, 4, 6), date(2026, 5, 25)})
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from statebox.domains.consulting.tools.common import approval_row, employee_row
+from statebox.domains.consulting.tools.common import CoveringApproval, EmployeeId, approval_row, employee_row
 from statebox.kit import compact, fetch, lookup, normalize_id, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -16,12 +16,8 @@ _device = lookup("devices", "AST", "asset tags look like AST-10234; list an empl
 
 
 @tool(writes=False)
-def list_devices(db: Session, employee_id: str) -> list[Row]:
-    """The devices assigned to an employee: model, kind, purchase date, condition, battery health, status.
-
-    Args:
-        employee_id: the employee id
-    """
+def list_devices(db: Session, employee_id: EmployeeId) -> list[Row]:
+    """The devices assigned to an employee: model, kind, purchase date, condition, battery health, status."""
     e = employee_row(db, employee_id)
     rows = db.all("SELECT d.*, m.name AS model, m.kind FROM devices d JOIN device_models m ON m.id = d.model_id "
                   "WHERE d.employee_id = ? ORDER BY d.id", e["id"])
@@ -51,7 +47,7 @@ def order_device(
     city: str | None = None,
     postal_code: str | None = None,
     country: str | None = None,
-    approval_id: str | None = None,
+    approval_id: CoveringApproval = None,
 ) -> Row:
     """Order a device for an employee, shipped to their office or to a home address.
 
@@ -66,7 +62,6 @@ def order_device(
         city: home address city (ship_to home)
         postal_code: home address postal code (ship_to home)
         country: home address country code, e.g. US (ship_to home)
-        approval_id: the approval request that covers it, when one is needed
     """
     e = employee_row(db, employee_id)
     m = fetch(db, "device_models", normalize_id(model_id, "MDL"), "device model",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from statebox.domains.consulting.tools.common import (
+    EmployeeId,
     approval_row,
     employee_row,
     engagement_row,
@@ -32,12 +33,8 @@ def get_city_band(db: Session, city: str) -> Row:
 
 
 @tool(writes=False)
-def list_expense_claims(db: Session, employee_id: str) -> list[Row]:
-    """An employee's expense claims, newest expense first.
-
-    Args:
-        employee_id: the employee id
-    """
+def list_expense_claims(db: Session, employee_id: EmployeeId) -> list[Row]:
+    """An employee's expense claims, newest expense first."""
     e = employee_row(db, employee_id)
     rows = db.all("SELECT * FROM expense_claims WHERE employee_id = ? ORDER BY expense_date DESC, id DESC", e["id"])
     return [{"expense_id": r["id"], **compact(r, "id", "employee_id")} for r in rows]

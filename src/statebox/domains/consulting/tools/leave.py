@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 from statebox.domains.consulting.tools.common import (
+    CoveringApproval,
+    EmployeeId,
     approval_row,
     employee_row,
     parse_day,
@@ -31,12 +33,8 @@ def _set_balance(db: Session, employee_id: str, leave_type: str, days: float) ->
 
 
 @tool(writes=False)
-def get_leave_summary(db: Session, employee_id: str) -> Row:
-    """An employee's leave balances (days remaining by type) and leave requests, earliest first.
-
-    Args:
-        employee_id: the employee id
-    """
+def get_leave_summary(db: Session, employee_id: EmployeeId) -> Row:
+    """An employee's leave balances (days remaining by type) and leave requests, earliest first."""
     e = employee_row(db, employee_id)
     balances = {r["leave_type"]: r["days_remaining"] for r in
                 db.all("SELECT leave_type, days_remaining FROM leave_balances WHERE employee_id = ?", e["id"])}
@@ -52,7 +50,7 @@ def book_leave(
     leave_type: LeaveType,
     starts_on: str,
     ends_on: str,
-    approval_id: str | None = None,
+    approval_id: CoveringApproval = None,
     document_id: str | None = None,
 ) -> Row:
     """Book leave from its first to its last day; the working days are taken from the balance at once.
@@ -64,7 +62,6 @@ def book_leave(
         leave_type: annual, sick or study
         starts_on: first day of leave, YYYY-MM-DD
         ends_on: last day of leave, YYYY-MM-DD
-        approval_id: the approval request that covers it, when one is needed
         document_id: an uploaded supporting document (a medical certificate)
     """
     e = employee_row(db, employee_id)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from statebox.domains.consulting.tools.common import approval_row, employee_row, engagement_row, parse_day
+from statebox.domains.consulting.tools.common import (
+    CoveringApproval,
+    EmployeeId,
+    approval_row,
+    employee_row,
+    engagement_row,
+    parse_day,
+)
 from statebox.kit import compact, fetch, lookup, normalize_id, now_iso, today
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -31,12 +38,8 @@ def search_software(db: Session, query: str) -> list[Row]:
 
 
 @tool(writes=False)
-def list_access_grants(db: Session, employee_id: str) -> list[Row]:
-    """An employee's software licences (active, pending approval, scheduled or done revocations).
-
-    Args:
-        employee_id: the employee id
-    """
+def list_access_grants(db: Session, employee_id: EmployeeId) -> list[Row]:
+    """An employee's software licences (active, pending approval, scheduled or done revocations)."""
     e = employee_row(db, employee_id)
     rows = db.all("SELECT g.*, s.name AS software, s.annual_cost FROM access_grants g JOIN software s "
                   "ON s.id = g.software_id WHERE g.employee_id = ? ORDER BY g.granted_at, g.id", e["id"])
@@ -45,7 +48,8 @@ def list_access_grants(db: Session, employee_id: str) -> list[Row]:
 
 @tool(writes=True)
 def grant_software_access(
-    db: Session, employee_id: str, software_id: str, engagement_id: str | None = None, approval_id: str | None = None,
+    db: Session, employee_id: str, software_id: str, engagement_id: str | None = None,
+    approval_id: CoveringApproval = None,
 ) -> Row:
     """Give an employee a licence. Linked to a pending approval, the grant waits as pending_approval.
 
@@ -53,7 +57,6 @@ def grant_software_access(
         employee_id: who gets the licence
         software_id: the catalogue title, e.g. SW-118
         engagement_id: the engagement the licence is charged to; empty for practice overhead
-        approval_id: the approval request that covers it, when one is needed
     """
     e = employee_row(db, employee_id)
     s = _software(db, software_id)

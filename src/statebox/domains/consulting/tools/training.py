@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from statebox.domains.consulting.tools.common import approval_row, employee_row
+from statebox.domains.consulting.tools.common import CoveringApproval, EmployeeId, approval_row, employee_row
 from statebox.kit import fetch, lookup, normalize_id, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -31,12 +31,8 @@ def search_courses(db: Session, query: str) -> list[Row]:
 
 
 @tool(writes=False)
-def get_training_summary(db: Session, employee_id: str) -> Row:
-    """An employee's level and training enrolments (course, start date, cost, status).
-
-    Args:
-        employee_id: the employee id
-    """
+def get_training_summary(db: Session, employee_id: EmployeeId) -> Row:
+    """An employee's level and training enrolments (course, start date, cost, status)."""
     e = employee_row(db, employee_id)
     rows = db.all("SELECT n.id AS enrolment_id, n.course_id, c.title, c.starts_on, n.cost, n.status, n.approval_id "
                   "FROM enrolments n JOIN courses c ON c.id = n.course_id WHERE n.employee_id = ? "
@@ -45,13 +41,12 @@ def get_training_summary(db: Session, employee_id: str) -> Row:
 
 
 @tool(writes=True)
-def enrol_in_course(db: Session, employee_id: str, course_id: str, approval_id: str | None = None) -> Row:
+def enrol_in_course(db: Session, employee_id: str, course_id: str, approval_id: CoveringApproval = None) -> Row:
     """Enrol an employee. A full course puts them on its waitlist; a pending approval leaves it pending_approval.
 
     Args:
         employee_id: who enrols
         course_id: the course, e.g. CRS-312
-        approval_id: the approval request that covers it, when one is needed
     """
     e = employee_row(db, employee_id)
     c = _course(db, course_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Literal
 
-from statebox.domains.neobank.tools.common import account_row, card_row, post
+from statebox.domains.neobank.tools.common import CardId, account_row, card_row, post
 from statebox.kit import compact, money, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -45,31 +45,22 @@ def get_card(db: Session, card_id: str) -> Row:
 
 
 @tool(writes=True)
-def freeze_card(db: Session, card_id: str) -> Row:
-    """Freeze an active card: every payment is declined until it is unfrozen.
-
-    Args:
-        card_id: the card id
-    """
+def freeze_card(db: Session, card_id: CardId) -> Row:
+    """Freeze an active card: every payment is declined until it is unfrozen."""
     return _move(db, card_id, "active", "frozen")
 
 
 @tool(writes=True)
-def unfreeze_card(db: Session, card_id: str) -> Row:
-    """Unfreeze a frozen card so it works again.
-
-    Args:
-        card_id: the card id
-    """
+def unfreeze_card(db: Session, card_id: CardId) -> Row:
+    """Unfreeze a frozen card so it works again."""
     return _move(db, card_id, "frozen", "active")
 
 
 @tool(writes=True)
-def block_card(db: Session, card_id: str, reason: BlockReason) -> Row:
+def block_card(db: Session, card_id: CardId, reason: BlockReason) -> Row:
     """Block a card for good (lost, stolen, damaged or compromised); it can then only be replaced.
 
     Args:
-        card_id: the card id
         reason: lost, stolen, damaged or compromised
     """
     c = card_row(db, card_id)
@@ -117,12 +108,8 @@ def replace_card(db: Session, card_id: str, fee: float) -> Row:
 
 
 @tool(writes=True)
-def reset_card_pin(db: Session, card_id: str) -> Row:
-    """Unlock a physical card's PIN so the customer can choose a new one in the app.
-
-    Args:
-        card_id: the card id
-    """
+def reset_card_pin(db: Session, card_id: CardId) -> Row:
+    """Unlock a physical card's PIN so the customer can choose a new one in the app."""
     c = card_row(db, card_id)
     _usable(c)
     if c["kind"] != "physical":
@@ -133,13 +120,12 @@ def reset_card_pin(db: Session, card_id: str) -> Row:
 
 @tool(writes=True)
 def update_card_settings(
-    db: Session, card_id: str, online_payments: bool | None = None, payments_abroad: bool | None = None,
+    db: Session, card_id: CardId, online_payments: bool | None = None, payments_abroad: bool | None = None,
     daily_spend_limit: float | None = None, daily_atm_limit: float | None = None,
 ) -> Row:
     """Change a card's settings: online payments and payments abroad on or off, daily spending and cash limits.
 
     Args:
-        card_id: the card id
         online_payments: true to allow online payments, false to block them
         payments_abroad: true to allow payments outside the euro area, false to block them
         daily_spend_limit: the new daily spending limit in euros

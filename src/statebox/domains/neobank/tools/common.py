@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from statebox.kit import lookup, money, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed
 from statebox.world import Row, Session
+
+# Arguments described once, for every tool that takes them (a tool's own Args: line says it otherwise).
+CustomerId = Annotated[str, Field(description="the customer id")]
+CardId = Annotated[str, Field(description="the card id")]
+PayeeId = Annotated[str, Field(description="the saved payee")]
+EuroAmount = Annotated[float, Field(description="the euro amount to send")]
+FromAccount = Annotated[str, Field(description="the current account the money leaves from")]
 
 PLAN_ORDER = {"standard": 0, "plus": 1, "premium": 2}
 PLAN_FEES = {"standard": 0.0, "plus": 6.0, "premium": 15.0}

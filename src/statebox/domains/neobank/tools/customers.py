@@ -9,6 +9,7 @@ from typing import Literal
 
 from statebox.domains.neobank.tools.common import (
     PLAN_ORDER,
+    CustomerId,
     current_account_of,
     customer_row,
     post,
@@ -87,12 +88,11 @@ def get_customer(db: Session, customer_id: str) -> Row:
 
 
 @tool(writes=True)
-def verify_identity(db: Session, customer_id: str, date_of_birth: str, postcode: str) -> Row:
+def verify_identity(db: Session, customer_id: CustomerId, date_of_birth: str, postcode: str) -> Row:
     """Check the private facts a customer gives (date of birth and registered home postcode); the check is
     recorded, and a failed one also counts on the profile (account security acts on those).
 
     Args:
-        customer_id: the customer id
         date_of_birth: the date of birth the customer gave, e.g. 1986-04-12
         postcode: the postcode of the registered home address the customer gave
     """
@@ -110,24 +110,19 @@ def verify_identity(db: Session, customer_id: str, date_of_birth: str, postcode:
 
 
 @tool(writes=False)
-def list_fee_refunds(db: Session, customer_id: str) -> list[Row]:
-    """Every fee refund a customer has had (goodwill or bank error), newest first.
-
-    Args:
-        customer_id: the customer id
-    """
+def list_fee_refunds(db: Session, customer_id: CustomerId) -> list[Row]:
+    """Every fee refund a customer has had (goodwill or bank error), newest first."""
     c = customer_row(db, customer_id)
     return db.all("SELECT id AS fee_refund_id, fee_transaction_id, amount, reason, created_at FROM fee_refunds "
                   "WHERE customer_id = ? ORDER BY created_at DESC, id DESC", c["id"])
 
 
 @tool(writes=True)
-def change_plan(db: Session, customer_id: str, plan: Plan, prorated_charge: float) -> Row:
+def change_plan(db: Session, customer_id: CustomerId, plan: Plan, prorated_charge: float) -> Row:
     """Move a customer to another plan: an upgrade starts today and charges the prorated difference to their
     current account; a downgrade starts on the next billing day and charges nothing.
 
     Args:
-        customer_id: the customer id
         plan: standard, plus or premium
         prorated_charge: the prorated amount to charge now for an upgrade (rulebook section 15); 0 for a downgrade
     """
@@ -164,12 +159,11 @@ def _next_billing_day(now: date, day: int) -> date:
 
 
 @tool(writes=True)
-def upgrade_kyc_level(db: Session, customer_id: str, level: Literal["verified", "enhanced"],
+def upgrade_kyc_level(db: Session, customer_id: CustomerId, level: Literal["verified", "enhanced"],
                       document_ids: list[str]) -> Row:
     """Raise a customer's verification level, recording the uploaded documents it was decided on.
 
     Args:
-        customer_id: the customer id
         level: verified or enhanced
         document_ids: the ids of the uploaded documents checked, e.g. ["DOC-90011", "DOC-90012"]
     """

@@ -6,6 +6,10 @@ from typing import Literal
 
 from statebox.domains.neobank.tools.common import (
     INTERNATIONAL_FEE,
+    CustomerId,
+    EuroAmount,
+    FromAccount,
+    PayeeId,
     account_row,
     current_and_payee,
     customer_row,
@@ -20,12 +24,8 @@ from statebox.world import Row, Session
 
 
 @tool(writes=False)
-def list_payees(db: Session, customer_id: str) -> list[Row]:
-    """A customer's saved payees, with when each was added and when its 24-hour cooling-off period ends.
-
-    Args:
-        customer_id: the customer id
-    """
+def list_payees(db: Session, customer_id: CustomerId) -> list[Row]:
+    """A customer's saved payees, with when each was added and when its 24-hour cooling-off period ends."""
     c = customer_row(db, customer_id)
     rows = db.all("SELECT id AS payee_id, name, iban, bank_country, currency, added_at, status FROM payees "
                   "WHERE customer_id = ? ORDER BY added_at, id", c["id"])
@@ -62,13 +62,8 @@ def _pair(db: Session, account_id: str, payee_id: str) -> tuple[Row, Row]:
 
 
 @tool(writes=False)
-def quote_transfer(db: Session, account_id: str, payee_id: str, amount: float) -> Row:
+def quote_transfer(db: Session, account_id: FromAccount, payee_id: PayeeId, amount: EuroAmount) -> Row:
     """What a transfer would cost: fee, exchange rate, what the payee receives, and what was sent today and this month.
-
-    Args:
-        account_id: the current account the money leaves from
-        payee_id: the saved payee
-        amount: the euro amount to send
     """
     a, p = _pair(db, account_id, payee_id)
     q = _quote(db, a, p, positive(amount))
@@ -79,13 +74,10 @@ def quote_transfer(db: Session, account_id: str, payee_id: str, amount: float) -
 
 
 @tool(writes=True)
-def send_transfer(db: Session, account_id: str, payee_id: str, amount: float, reference: str) -> Row:
+def send_transfer(db: Session, account_id: FromAccount, payee_id: PayeeId, amount: EuroAmount, reference: str) -> Row:
     """Send a transfer from a current account to a saved payee; an international one also charges its fee.
 
     Args:
-        account_id: the current account the money leaves from
-        payee_id: the saved payee
-        amount: the euro amount to send
         reference: the payment reference the payee sees
     """
     a, p = _pair(db, account_id, payee_id)

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import Field
+
 from statebox.kit import compact, fetch, json_list, lookup, money, normalize_id, now_iso
 from statebox.tools import InvalidArguments, NotFound
 from statebox.world import Row, Session
+
+# Arguments described once, for every tool that takes them (a tool's own Args: line says it otherwise).
+OrderNumber = Annotated[str, Field(description="the order number")]
+CustomerId = Annotated[str, Field(description="the customer id")]
 
 __all__ = [
     "compact", "fetch", "get_customer_row", "get_order_row", "items_of", "json_list", "money", "normalize_id",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from statebox.domains.retail.tools.common import compact, get_customer_row, get_order_row, now_iso
+from statebox.domains.retail.tools.common import CustomerId, compact, get_customer_row, get_order_row, now_iso
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
 
@@ -74,11 +74,12 @@ def get_customer(db: Session, customer_id: str) -> Row:
 
 
 @tool(writes=True)
-def update_customer_contact(db: Session, customer_id: str, email: str | None = None, phone: str | None = None) -> Row:
+def update_customer_contact(
+    db: Session, customer_id: CustomerId, email: str | None = None, phone: str | None = None,
+) -> Row:
     """Change the email address and/or phone number on a customer account.
 
     Args:
-        customer_id: the customer id
         email: the new email address
         phone: the new phone number, in any format
     """
@@ -103,13 +104,12 @@ def update_customer_contact(db: Session, customer_id: str, email: str | None = N
 
 @tool(writes=True)
 def add_address(
-    db: Session, customer_id: str, line1: str, city: str, region: str, postal_code: str,
+    db: Session, customer_id: CustomerId, line1: str, city: str, region: str, postal_code: str,
     line2: str | None = None, country: str = "US",
 ) -> Row:
     """Add a postal address to a customer's account (it does not change any order by itself).
 
     Args:
-        customer_id: the customer id
         line1: street and number
         city: city
         region: state, two letters (e.g. OR)
@@ -127,12 +127,8 @@ def add_address(
 
 
 @tool(writes=False)
-def get_loyalty_history(db: Session, customer_id: str) -> Row:
-    """A customer's loyalty point balance and every point transaction, newest first.
-
-    Args:
-        customer_id: the customer id
-    """
+def get_loyalty_history(db: Session, customer_id: CustomerId) -> Row:
+    """A customer's loyalty point balance and every point transaction, newest first."""
     c = get_customer_row(db, customer_id)
     rows = db.all("SELECT id, points, reason, order_id, created_at FROM loyalty_transactions "
                   "WHERE customer_id = ? ORDER BY created_at DESC, id DESC", c["id"])
@@ -141,12 +137,11 @@ def get_loyalty_history(db: Session, customer_id: str) -> Row:
 
 @tool(writes=True)
 def add_loyalty_points(
-    db: Session, customer_id: str, points: int, reason: Literal["late_delivery"], order_id: str,
+    db: Session, customer_id: CustomerId, points: int, reason: Literal["late_delivery"], order_id: str,
 ) -> Row:
     """Grant loyalty points to a customer (100 points = $1 of store credit) as compensation for one order.
 
     Args:
-        customer_id: the customer id
         points: how many points to add (a positive whole number)
         reason: why the points are granted
         order_id: the order the points compensate (required: each order is compensated at most once)

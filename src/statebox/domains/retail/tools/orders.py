@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from statebox.domains.retail.tools.common import (
+    CustomerId,
+    OrderNumber,
     compact,
     get_customer_row,
     get_order_row,
@@ -22,12 +24,8 @@ NOT_SHIPPED = ("placed", "paid")
 
 
 @tool(writes=False)
-def list_customer_orders(db: Session, customer_id: str) -> list[Row]:
-    """A customer's orders, newest first, with status, dates and totals.
-
-    Args:
-        customer_id: the customer id
-    """
+def list_customer_orders(db: Session, customer_id: CustomerId) -> list[Row]:
+    """A customer's orders, newest first, with status, dates and totals."""
     c = get_customer_row(db, customer_id)
     rows = db.all(
         "SELECT o.id AS order_id, o.status, o.placed_at, o.delivered_at, o.total, "
@@ -70,11 +68,10 @@ def get_order(db: Session, order_id: str) -> Row:
 
 
 @tool(writes=True)
-def cancel_order(db: Session, order_id: str, reason: str) -> Row:
+def cancel_order(db: Session, order_id: OrderNumber, reason: str) -> Row:
     """Cancel a whole order that has not shipped yet; the payment is refunded or voided automatically.
 
     Args:
-        order_id: the order number
         reason: the customer's reason, in a few words
     """
     o = get_order_row(db, order_id)
@@ -114,11 +111,10 @@ def _refund_or_void(db: Session, order_id: str) -> float:
 
 
 @tool(writes=True)
-def update_shipping_address(db: Session, order_id: str, address_id: str) -> Row:
+def update_shipping_address(db: Session, order_id: OrderNumber, address_id: str) -> Row:
     """Ship an order that has not shipped yet to another address of the same customer.
 
     Args:
-        order_id: the order number
         address_id: an address on the customer's account (add one first with add_address)
     """
     o = get_order_row(db, order_id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from statebox.domains.retail.tools.common import compact, get_order_row, money, now_iso
+from statebox.domains.retail.tools.common import OrderNumber, compact, get_order_row, money, now_iso
 from statebox.tools import NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
 
@@ -25,11 +25,10 @@ def get_promotion(db: Session, code: str) -> Row:
 
 
 @tool(writes=True)
-def apply_promotion(db: Session, order_id: str, code: str) -> Row:
+def apply_promotion(db: Session, order_id: OrderNumber, code: str) -> Row:
     """Apply a promotion code to an existing order and record the discount (it refunds nothing).
 
     Args:
-        order_id: the order number
         code: the promotion code
     """
     o = get_order_row(db, order_id)

@@ -6,6 +6,7 @@ import json
 from typing import Literal
 
 from statebox.domains.retail.tools.common import (
+    OrderNumber,
     get_order_row,
     items_of,
     json_list,
@@ -44,7 +45,7 @@ def get_return(db: Session, return_id: str) -> Row:
 @tool(writes=True)
 def create_return(
     db: Session,
-    order_id: str,
+    order_id: OrderNumber,
     order_item_ids: list[str],
     reason: ReturnReason,
     resolution: Literal["refund", "replacement"] = "refund",
@@ -56,7 +57,6 @@ def create_return(
     The refund amount is the lines' price minus the restocking fee (0 for a replacement).
 
     Args:
-        order_id: the order number
         order_item_ids: the order's item ids being sent back (each line's full quantity)
         reason: why the items come back
         resolution: what the customer gets: a refund, or a free replacement
@@ -104,12 +104,11 @@ def update_return_status(db: Session, return_id: str, status: Literal["approved"
 
 @tool(writes=True)
 def issue_refund(
-    db: Session, order_id: str, amount: float, reason: RefundReason, return_id: str | None = None,
+    db: Session, order_id: OrderNumber, amount: float, reason: RefundReason, return_id: str | None = None,
 ) -> Row:
     """Refund money to the order's original payment method. A refund for a return marks it refunded.
 
     Args:
-        order_id: the order number
         amount: dollars to refund, e.g. 45.90
         reason: why the money goes back
         return_id: the return being refunded (required when reason is return)

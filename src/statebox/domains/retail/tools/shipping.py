@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from statebox.domains.retail.tools.common import compact, fetch, get_order_row, now_iso
+from statebox.domains.retail.tools.common import OrderNumber, compact, fetch, get_order_row, now_iso
 from statebox.tools import NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 
 @tool(writes=False)
-def get_shipment_tracking(db: Session, order_id: str) -> list[Row]:
-    """The order's shipments with every carrier tracking event (oldest first) and any investigation.
-
-    Args:
-        order_id: the order number
-    """
+def get_shipment_tracking(db: Session, order_id: OrderNumber) -> list[Row]:
+    """The order's shipments with every carrier tracking event (oldest first) and any investigation."""
     o = get_order_row(db, order_id)
     shipments = db.all("SELECT * FROM shipments WHERE order_id = ? ORDER BY id", o["id"])
     if not shipments:

@@ -6,6 +6,8 @@ from typing import Literal
 
 from statebox.domains.travel.tools.common import (
     SEGMENT_VIEW,
+    BookingId,
+    PassengerId,
     booking_row,
     card_payment,
     passenger_row,
@@ -76,12 +78,11 @@ def get_booking(db: Session, booking_id: str) -> Row:
 
 
 @tool(writes=True)
-def verify_card(db: Session, booking_id: str, card_last4: str) -> Row:
+def verify_card(db: Session, booking_id: BookingId, card_last4: str) -> Row:
     """Check the last four digits of the card that paid for a booking; every check is recorded, and a
     failed one also counts on the booking (account security acts on those).
 
     Args:
-        booking_id: the booking id
         card_last4: the four digits the caller reads from their card
     """
     b = booking_row(db, booking_id)
@@ -125,12 +126,11 @@ def correct_passenger_name(db: Session, passenger_id: str, first_name: str, last
 
 
 @tool(writes=True)
-def update_passport(db: Session, passenger_id: str, passport_number: str, passport_expiry: str,
+def update_passport(db: Session, passenger_id: PassengerId, passport_number: str, passport_expiry: str,
                     nationality: str) -> Row:
     """Store a passenger's passport details (number, expiry date, nationality) for the carrier.
 
     Args:
-        passenger_id: the passenger id
         passport_number: the passport number as printed
         passport_expiry: the expiry date, YYYY-MM-DD
         nationality: two-letter country code of the passport, e.g. PT
@@ -145,12 +145,11 @@ def update_passport(db: Session, passenger_id: str, passport_number: str, passpo
 
 
 @tool(writes=True)
-def add_checked_bags(db: Session, passenger_id: str, bags: int, amount: float) -> Row:
+def add_checked_bags(db: Session, passenger_id: PassengerId, bags: int, amount: float) -> Row:
     """Buy extra checked bags for one passenger on all the booking's confirmed segments; the amount is
     charged to the booking's card.
 
     Args:
-        passenger_id: the passenger id
         bags: how many extra bags (1 or 2)
         amount: the total price in dollars for these bags on all segments (0 when free)
     """
@@ -167,12 +166,11 @@ def add_checked_bags(db: Session, passenger_id: str, bags: int, amount: float) -
 
 
 @tool(writes=True)
-def request_special_assistance(db: Session, passenger_id: str, segment_ids: list[str],
+def request_special_assistance(db: Session, passenger_id: PassengerId, segment_ids: list[str],
                                kind: Literal["wheelchair", "visual", "hearing"]) -> list[Row]:
     """Request assistance at the airport and on board for a passenger, one request per segment.
 
     Args:
-        passenger_id: the passenger id
         segment_ids: the segments the passenger needs help on
         kind: wheelchair, visual or hearing assistance
     """

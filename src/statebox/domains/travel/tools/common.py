@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import Field
+
 from statebox.kit import lookup, normalize_id
 from statebox.tools import NotFound, PreconditionFailed
 from statebox.world import Row, Session
+
+# Arguments described once, for every tool that takes them (a tool's own Args: line says it otherwise).
+PassengerId = Annotated[str, Field(description="the passenger id")]
+TravellerId = Annotated[str, Field(description="the traveller id")]
+BookingId = Annotated[str, Field(description="the booking id")]
 
 SEGMENT_VIEW = (
     "SELECT s.id AS segment_id, s.booking_id, s.seq, d.flight_id AS flight_number, f.carrier, f.origin, "

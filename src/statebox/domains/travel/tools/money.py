@@ -7,6 +7,7 @@ from typing import Literal
 
 from statebox.domains.travel.tools.common import (
     SEGMENT_VIEW,
+    BookingId,
     booking_row,
     card_payment,
     holder_of,
@@ -40,12 +41,9 @@ def _settle_booking(db: Session, booking_id: str) -> str:
 
 
 @tool(writes=True)
-def cancel_flights(db: Session, booking_id: str) -> Row:
+def cancel_flights(db: Session, booking_id: BookingId) -> Row:
     """Cancel every unflown (confirmed) flight segment of a booking. Moves no money: refund or credit
     what the handbook allows with issue_refund / issue_travel_credit.
-
-    Args:
-        booking_id: the booking id
     """
     b = booking_row(db, booking_id)
     segs = db.all(SEGMENT_VIEW + "WHERE s.booking_id = ? AND s.status = 'confirmed' ORDER BY s.seq", b["id"])
@@ -80,11 +78,10 @@ def cancel_hotel_stay(db: Session, stay_id: str) -> Row:
 
 
 @tool(writes=True)
-def issue_refund(db: Session, booking_id: str, amount: float, reason: RefundReason) -> Row:
+def issue_refund(db: Session, booking_id: BookingId, amount: float, reason: RefundReason) -> Row:
     """Refund money to the card that paid for the booking.
 
     Args:
-        booking_id: the booking id
         amount: dollars to refund, e.g. 245.60
         reason: what the refund is for
     """

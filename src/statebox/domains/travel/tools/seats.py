@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from statebox.domains.travel.tools.common import passenger_row, segment_row
+from statebox.domains.travel.tools.common import PassengerId, passenger_row, segment_row
 from statebox.kit import money, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -29,12 +29,11 @@ def seat_kind(seat: str, cabin: str) -> str:
 
 
 @tool(writes=True)
-def assign_seat(db: Session, passenger_id: str, segment_id: str, seat: str, fee: float) -> Row:
+def assign_seat(db: Session, passenger_id: PassengerId, segment_id: str, seat: str, fee: float) -> Row:
     """Give a passenger a seat on one segment (replacing any seat they had there); the fee is charged
     to the booking's card.
 
     Args:
-        passenger_id: the passenger id
         segment_id: the segment, e.g. SEG-100234
         seat: row and letter, e.g. 14C (economy rows 10-35, extra legroom in rows 10-12; business rows 1-4)
         fee: the seat fee in dollars for this segment (0 when free)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from statebox.domains.travel.tools.common import segment_row, traveller_row
+from statebox.domains.travel.tools.common import TravellerId, segment_row, traveller_row
 from statebox.kit import compact, fetch, normalize_id, now_iso, today
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -49,12 +49,8 @@ def get_traveller(db: Session, traveller_id: str) -> Row:
 
 
 @tool(writes=False)
-def list_traveller_bookings(db: Session, traveller_id: str) -> list[Row]:
-    """The bookings a traveller holds, newest first, with their first flight.
-
-    Args:
-        traveller_id: the traveller id
-    """
+def list_traveller_bookings(db: Session, traveller_id: TravellerId) -> list[Row]:
+    """The bookings a traveller holds, newest first, with their first flight."""
     t = traveller_row(db, traveller_id)
     rows = db.all(
         "SELECT b.id AS booking_id, b.locator, b.status, b.created_at, "
@@ -70,12 +66,8 @@ def _credit_view(db: Session, c: Row) -> Row:
 
 
 @tool(writes=False)
-def list_travel_credits(db: Session, traveller_id: str) -> list[Row]:
-    """A traveller's travel credits and vouchers: amount, balance left, expiry date and state.
-
-    Args:
-        traveller_id: the traveller id
-    """
+def list_travel_credits(db: Session, traveller_id: TravellerId) -> list[Row]:
+    """A traveller's travel credits and vouchers: amount, balance left, expiry date and state."""
     t = traveller_row(db, traveller_id)
     rows = db.all("SELECT * FROM travel_credits WHERE traveller_id = ? ORDER BY issued_at, id", t["id"])
     return [_credit_view(db, c) for c in rows]
@@ -100,12 +92,8 @@ def reinstate_credit(db: Session, credit_id: str) -> Row:
 
 
 @tool(writes=False)
-def get_points_history(db: Session, traveller_id: str) -> list[Row]:
-    """The traveller's loyalty points ledger (points earned per flown segment, credits, redemptions).
-
-    Args:
-        traveller_id: the traveller id
-    """
+def get_points_history(db: Session, traveller_id: TravellerId) -> list[Row]:
+    """The traveller's loyalty points ledger (points earned per flown segment, credits, redemptions)."""
     t = traveller_row(db, traveller_id)
     return db.all("SELECT id AS entry_id, segment_id, points, reason, created_at FROM points_ledger "
                   "WHERE traveller_id = ? ORDER BY created_at, id", t["id"])
