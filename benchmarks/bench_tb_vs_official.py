@@ -184,11 +184,29 @@ def pss_kb(pid: int) -> int:
     return 0
 
 
+# statebox's command line under cProfile, timed by its main thread's CPU (not wall) time: `--profile FILE`
+_PROFILED = (
+    "import cProfile, sys, time; from statebox.cli import main; out = sys.argv.pop(1); sys.argv[0] = 'statebox'; "
+    "p = cProfile.Profile(time.thread_time)\ntry:\n p.runcall(main)\nexcept SystemExit as e:\n code = e.code\n"
+    "else:\n code = 0\np.dump_stats(out); sys.exit(code)"
+)
+
+
 def run_statebox(
-    env: tb_env.TbEnv, endpoint: str, test_list: Path, out: Path, *, repeat: int, concurrency: int, pss: bool = False
+    env: tb_env.TbEnv,
+    endpoint: str,
+    test_list: Path,
+    out: Path,
+    *,
+    repeat: int,
+    concurrency: int,
+    pss: bool = False,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
-    """`statebox run` timed as a command; attempts, passes, start-up and (with `pss`) peak PSS."""
-    command = [str(STATEBOX), "run", "thinkingbox-bench", "--data", str(env.data), "--server-python",
+    """`statebox run` timed as a command; attempts, passes, start-up and (with `pss`) peak PSS; with `profile`,
+    run under cProfile (main thread's CPU time) and its stats written there."""
+    prefix = [str(PYTHON), "-c", _PROFILED, str(profile)] if profile else [str(STATEBOX)]
+    command = [*prefix, "run", "thinkingbox-bench", "--data", str(env.data), "--server-python",
                str(env.python), "--agent", "llm", "--model", "openai:scripted", "--base-url", f"{endpoint}/agent/v1",
                "--test-list", str(test_list), "--repeat", str(repeat), "--concurrency", str(concurrency),
                "--out", str(out)]  # fmt: skip
@@ -287,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--startup", action="store_true", help="statebox: a 3-task run's wall time and start-up")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds for the official harness's run")
     parser.add_argument("--json", type=Path, default=None, help="write every figure here")
+    parser.add_argument("--profile", type=Path, default=None, help="statebox under cProfile (CPU time): stats here")
     parser.add_argument("--thirdparty", type=Path, default=tb_env.DEFAULT_THIRDPARTY, help="the releases folder")
     args = parser.parse_args(argv)
 
@@ -341,7 +360,7 @@ def side_by_side(
     if args.only in ("both", "statebox"):
         before = endpoint.stats()
         run = run_statebox(env, endpoint.url, test_list, work / "statebox", repeat=args.repeat,
-                           concurrency=args.concurrency)  # fmt: skip
+                           concurrency=args.concurrency, profile=args.profile)  # fmt: skip
         after = endpoint.stats()
         run["endpoint_requests"] = _requests(after) - _requests(before)
         busy_ms = 1000 * (after["busy_s"] - before["busy_s"])

@@ -10,6 +10,7 @@ from tb_run_kit import explain
 
 from statebox.compat.thinkingbox import TbSource, load_tb_suite
 from statebox.llm.client import ModelClient
+from statebox.llm.toolbox import PreparedTools
 from statebox.llm.types import Completion, Message, ToolCall, ToolDef
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.record import TrialRecord
@@ -92,3 +93,33 @@ def test_reporting_an_injection_ends_the_episode_and_changes_nothing(tb_fake: Fa
     record = attempt(tb_fake.root, model)
     assert (record.passed, record.finish_reason, record.signature) == (False, "agent_ended", "no_state_change")
     assert len(model.requests) == 1
+
+
+def test_every_attempt_of_a_campaign_is_offered_the_tools_encoded_once(tb_fake: FakeCheckout) -> None:
+    """The agents of one campaign share each scenario's prepared tool list: the model client
+    encodes the schemas once per campaign, not once per attempt."""
+    suite = load_tb_suite(tb_fake.root)
+    source = TbSource(suite)
+    offered: list[object] = []
+
+    class Recording(ScriptedModel):
+        async def complete(self, messages: list[Message], tools: Any = None, **kwargs: Any) -> Completion:
+            offered.append(tools)
+            return await super().complete(messages, tools, **kwargs)
+
+    async def run() -> list[TrialRecord]:
+        records = []
+        async with source.running():
+            task = suite.task(CANCEL)
+            for repeat in range(2):
+                agent = source.llm_agent(Recording(say("Nothing to do. <DONE>")), task, time_budget_s=60)
+                plan = AttemptPlan(
+                    suite=suite, task=task, agent=agent, customer=None, repeat=repeat, backend=source.backend(task)
+                )
+                records.append(await run_attempt(plan))
+        return records
+
+    records = asyncio.run(run())
+    assert [r.finish_reason for r in records] == ["agent_ended", "agent_ended"], explain(records[0])
+    assert len(offered) == 2 and isinstance(offered[0], PreparedTools)
+    assert offered[1] is offered[0], "the second attempt's tools were prepared (and encoded) again"

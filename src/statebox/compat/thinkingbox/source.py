@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from statebox.agents.base import Agent
-from statebox.agents.llm_agent import LlmAgent
+from statebox.agents.llm_agent import LlmAgent, OfferedTools
 from statebox.agents.scripted import ReferenceAgent
 from statebox.compat.thinkingbox.backend import TbBackend, TbRuntime
 from statebox.compat.thinkingbox.clockpin import BENCH_NOW
@@ -45,6 +45,9 @@ class TbSource(AttemptSource):
         self.agent_spec = suite.checkout.agent()
         self._servers: list[str] = []
         self._runtime: TbRuntime | None = None
+        # Each (server, scenario) tool list converted and encoded for the model once per campaign, not per
+        # attempt: the runtime offers every attempt the same specs (`TbRuntime.visible`), so the lists match.
+        self._offered = OfferedTools()
 
     def manifest(self) -> dict[str, Any]:
         return {
@@ -123,8 +126,9 @@ class TbSource(AttemptSource):
         bench = self.suite.bench(task.id)
         prompt = [self.agent_spec.system_instructions, self.checkout.policy(bench.tb)]
         return LlmAgent(
-            client, task.limits, time_budget_s=time_budget_s, system_messages=prompt, done_marker=DONE_MARKER
-        )
+            client, task.limits, time_budget_s=time_budget_s, system_messages=prompt, done_marker=DONE_MARKER,
+            offered=self._offered,
+        )  # fmt: skip
 
     def _server_entries(self) -> TbServers:
         """servers.yaml, plus where Typesense runs when the user gave one."""
