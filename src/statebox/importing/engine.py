@@ -18,17 +18,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import statebox
 from statebox.importing.errors import ImportFormatError
 from statebox.importing.recorded import ImportPlan, RecordedAttempt
 from statebox.importing.registry import Importer
 from statebox.importing.replay import Recording, ReplayingAgent, ReplayingCustomer
 from statebox.judge.rubrics import RubricJudge
 from statebox.llm.client import ModelClient
-from statebox.llm.types import Sampling
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.manifest import Imported, Manifest
-from statebox.runner.record import SCHEMA_VERSION, TrialRecord
+from statebox.runner.record import TrialRecord
 from statebox.runner.source import AttemptSource
 from statebox.runner.store import RunDir
 from statebox.tasks import Limits, Task
@@ -137,28 +135,10 @@ def import_manifest(
 ) -> Manifest:
     """A run's manifest (docs/contracts.md), what the source adds, and `imported`."""
     repeats = max((a.repeat for a in plan.attempts), default=-1) + 1
-    run = Manifest(
-        schema_version=SCHEMA_VERSION,
-        statebox_version=statebox.__version__,
-        suite=plan.suite.name,
-        task_set_hash=plan.suite.content_hash(),
-        tasks=len(plan.suite.tasks),
-        agent=ReplayingAgent.name,
-        models=[plan.model] if plan.model else [],
-        base_url=None,
-        sampling=Sampling(),
-        user=ReplayingCustomer.name,
-        user_model=None,
-        judge_model=None,
-        rubrics_judged=False,
-        repeat=repeats,
-        concurrency=concurrency,
-        workers=1,
-        shard=None,
-        tools_via="memory",
-        search_backend=None,
-        prices={},
-    )
+    run = Manifest.of(
+        plan.suite, agent=ReplayingAgent.name, models=[plan.model] if plan.model else [],
+        user=ReplayingCustomer.name, repeat=repeats, concurrency=concurrency, workers=1, tools_via="memory",
+    )  # fmt: skip
     at = datetime.now(UTC).isoformat(timespec="seconds")
     imported = Imported(
         format=importer.format, source=str(path.resolve()), sha256=digest, records=len(plan.attempts), at=at,

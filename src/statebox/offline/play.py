@@ -9,15 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import statebox
 from statebox.agents.base import Agent
 from statebox.llm.client import ModelClient, make_client
-from statebox.llm.types import Sampling
 from statebox.offline import Side
 from statebox.offline.human import AGENT_HELP, CUSTOMER_HELP, HumanAgent, HumanCustomer, Terminal
 from statebox.runner.episode import AttemptPlan, run_attempt
 from statebox.runner.manifest import Manifest, Played
-from statebox.runner.record import SCHEMA_VERSION, TrialRecord
+from statebox.runner.record import TrialRecord
 from statebox.runner.source import AttemptSource
 from statebox.runner.store import RunDir
 from statebox.runner.taskset import TaskSet
@@ -103,26 +101,17 @@ def _introduce(task: Task, side: Side, terminal: Terminal) -> None:
 
 def _manifest(suite: TaskSet, task: Task, setup: PlaySetup, record: TrialRecord) -> Manifest:
     """The run manifest (docs/contracts.md) of one played attempt."""
-    return Manifest(
-        schema_version=SCHEMA_VERSION,
-        statebox_version=statebox.__version__,
-        suite=suite.name,
-        task_set_hash=suite.with_tasks([task]).content_hash(),
-        tasks=1,
+    return Manifest.of(
+        suite.with_tasks([task]),
         agent=record.agent,
         models=[setup.model] if setup.side == "customer" and setup.model else [],
         base_url=setup.base_url,
-        sampling=Sampling(),
         user=record.user,
         user_model=setup.user_model if setup.side == "agent" else None,
-        judge_model=None,
-        rubrics_judged=False,
         repeat=1,
         concurrency=1,
         workers=1,
-        shard=None,
         tools_via="memory",
         search_backend="embedded-fts5",
-        prices={},
         played=Played(as_=setup.side),
     )

@@ -10,12 +10,16 @@ The entries a suite adds (`thinkingbox`, `tau_bench`: `AttemptSource.manifest()`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+import statebox
 from statebox.llm.types import Sampling
 from statebox.runner.record import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from statebox.runner.taskset import TaskSet
 
 # Entries that may differ when resuming: they do not change results.
 RESUMABLE_KEYS = frozenset({"repeat", "concurrency", "workers", "tools_via", "started_at", "resumed_at"})
@@ -85,6 +89,15 @@ class Manifest(BaseModel):
     imported: Imported | None = None
     regraded: Regraded | None = None
     played: Played | None = None
+
+    @classmethod
+    def of(cls, suite: TaskSet, **run: Any) -> Manifest:
+        """The manifest of a run of `suite` (its selected tasks) by this statebox: the suite named, hashed and
+        counted here, what the run was in `run`'s fields, every other field its default."""
+        return cls(
+            statebox_version=statebox.__version__, suite=suite.name, task_set_hash=suite.content_hash(),
+            tasks=len(suite.tasks), **run,
+        )  # fmt: skip
 
     def as_json(self) -> dict[str, Any]:
         """The manifest as written to manifest.json (the sections a run does not have left out)."""

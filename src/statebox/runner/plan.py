@@ -8,12 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import statebox
 from statebox.llm.retry import RetryPolicy
 from statebox.llm.types import Sampling
 from statebox.runner.autoworkers import llm_workers
 from statebox.runner.manifest import Manifest
-from statebox.runner.record import SCHEMA_VERSION, trial_id
+from statebox.runner.record import trial_id
 from statebox.runner.taskset import TaskSet
 from statebox.tasks import Task
 
@@ -128,12 +127,8 @@ def longest_first(items: list[WorkItem]) -> list[WorkItem]:
 
 def build_manifest(config: CampaignConfig, prices: dict[str, Any]) -> Manifest:
     """What was run, so results can be trusted, compared and resumed (contract: run directory)."""
-    return Manifest(
-        schema_version=SCHEMA_VERSION,
-        statebox_version=statebox.__version__,
-        suite=config.suite.name,
-        task_set_hash=config.suite.content_hash(),
-        tasks=len(config.suite.tasks),
+    return Manifest.of(
+        config.suite,
         agent=config.agent,
         models=config.models if config.agent == "llm" else [],
         base_url=config.base_url,
