@@ -54,6 +54,8 @@ def _count(info: SuiteInfo) -> str:
 
 @dataclass(frozen=True)
 class TasksOptions:
+    """Which tasks of which suite: the options every command that reads a suite's tasks takes."""
+
     suite: SuiteArg
     json_out: JsonOpt = False
     task_globs: TasksOpt = None
@@ -70,11 +72,7 @@ def tasks(opts: TasksOptions, suite_options: SuiteOptions) -> None:
 
 
 @dataclass(frozen=True)
-class ValidateOptions:
-    suite: SuiteArg
-    json_out: JsonOpt = False
-    task_globs: TasksOpt = None
-    test_list: TestListOpt = None
+class ValidateOptions(TasksOptions):
     concurrency: Annotated[
         int, typer.Option(min=1, help="Tasks checked at once, for suites whose checks run in parallel.")
     ] = 2
