@@ -18,18 +18,27 @@ class _Check(BaseModel):
     why: str = Field(default="", description="the policy clause the check enforces, for reports")
 
 
-class ConfirmBefore(_Check):
-    """A call to these tools only after the agent asked the customer to confirm and the customer agreed."""
+class _ToolsCheck(_Check):
+    """A check on calls of the tools it lists; its name is its kind with the tools (and `_detail()`)."""
 
-    kind: Literal["confirm_before"] = "confirm_before"
+    kind: str
     tools: list[str] = Field(min_length=1)
 
     @property
     def name(self) -> str:
-        return f"confirm_before({', '.join(self.tools)})"
+        return f"{self.kind}({', '.join(self.tools)}{self._detail()})"
+
+    def _detail(self) -> str:
+        return ""
 
 
-class VerifyBefore(_Check):
+class ConfirmBefore(_ToolsCheck):
+    """A call to these tools only after the agent asked the customer to confirm and the customer agreed."""
+
+    kind: Literal["confirm_before"] = "confirm_before"
+
+
+class VerifyBefore(_ToolsCheck):
     """A call to these tools only after identity was established in the conversation.
 
     Established by a successful call of a `verified_by` tool whose result says `"verified": true`,
@@ -37,17 +46,12 @@ class VerifyBefore(_Check):
     """
 
     kind: Literal["verify_before"] = "verify_before"
-    tools: list[str] = Field(min_length=1)
     verified_by: list[str] = Field(default_factory=list)
     facts: list[str] = Field(default_factory=list, description="fact keys that identify the customer")
     min_facts: int = Field(default=2, ge=1)
 
-    @property
-    def name(self) -> str:
-        return f"verify_before({', '.join(self.tools)})"
 
-
-class ReadBefore(_Check):
+class ReadBefore(_ToolsCheck):
     """A call to these tools on a record only after the record was read in this attempt.
 
     The record is the value of argument `arg`; it was read when an earlier successful call of a
@@ -55,24 +59,17 @@ class ReadBefore(_Check):
     """
 
     kind: Literal["read_before"] = "read_before"
-    tools: list[str] = Field(min_length=1)
     arg: str
     read_tools: list[str] = Field(min_length=1)
 
-    @property
-    def name(self) -> str:
-        return f"read_before({', '.join(self.tools)} on {self.arg})"
+    def _detail(self) -> str:
+        return f" on {self.arg}"
 
 
-class Never(_Check):
+class Never(_ToolsCheck):
     """Tools the policy forbids in this situation: any call, even a failed one, violates."""
 
     kind: Literal["never"] = "never"
-    tools: list[str] = Field(min_length=1)
-
-    @property
-    def name(self) -> str:
-        return f"never({', '.join(self.tools)})"
 
 
 class AtMost(_Check):
