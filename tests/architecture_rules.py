@@ -8,6 +8,7 @@ literal name (or an f-string's literal head). Each violation names its file and 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -44,6 +45,7 @@ class Rules:
     suite_blind: frozenset[str]  # files that name no suite class: "`runner/campaign.py` names no suite class"
 
 
+@functools.cache
 def read_rules(page: str) -> Rules:
     rows = re.findall(r"^\| (\d+) \| `(\w+)/` \| (.*)$", page, flags=re.MULTILINE)
     allowed = re.findall(r"^\| `(\w+)/` \| `(\w+)/` \|", page, flags=re.MULTILINE)
@@ -70,9 +72,9 @@ def module_name(root: Path, path: Path) -> tuple[str, bool]:
     return ".".join(parts[:-1] if is_package else parts), is_package
 
 
-def imported(tree: ast.AST, module: str, is_package: bool) -> Iterator[tuple[int, str]]:
-    """(line, absolute module name) for every import in `tree`, relative ones resolved."""
-    for node in ast.walk(tree):
+def imported(nodes: list[ast.AST], module: str, is_package: bool) -> Iterator[tuple[int, str]]:
+    """(line, absolute module name) for every import among a tree's `nodes`, relative ones resolved."""
+    for node in nodes:
         if isinstance(node, ast.Import):
             yield from ((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -101,15 +103,33 @@ def _literal_head(arg: ast.expr) -> str | None:
     return None
 
 
-def target_of(name: str, root: Path) -> str | None:
-    """What an imported name lands on under `root`: a room (`world`), a module beside the rooms (`lazy.py`),
-    the package itself (`__init__.py`, also for its attributes), or None when it is not ours."""
+@dataclass(frozen=True)
+class Layout:
+    """What of a tree's top level decides where an import lands: its package name, its folders, its modules,
+    and the suites (the folders of `domains/` and `compat/`)."""
+
+    package: str
+    folders: frozenset[str]
+    modules: frozenset[str]
+    suites: frozenset[str]
+
+
+def layout_of(root: Path) -> Layout:
+    suites = {p.name for kind in ("domains", "compat") if (root / kind).is_dir() for p in (root / kind).iterdir()
+              if p.is_dir() and not p.name.startswith("__")}
+    return Layout(root.name, frozenset(p.name for p in root.iterdir() if p.is_dir()),
+                  frozenset(p.name for p in root.glob("*.py")), frozenset(suites))
+
+
+def target_of(name: str, layout: Layout) -> str | None:
+    """What an imported name lands on: a room (`world`), a module beside the rooms (`lazy.py`), the package
+    itself (`__init__.py`, also for its attributes), or None when it is not ours."""
     package, *parts = name.split(".")
-    if package != root.name:
+    if package != layout.package:
         return None
-    if parts and (root / parts[0]).is_dir():
+    if parts and parts[0] in layout.folders:
         return parts[0]
-    if parts and (root / f"{parts[0]}.py").is_file():
+    if parts and f"{parts[0]}.py" in layout.modules:
         return f"{parts[0]}.py"
     return "__init__.py"
 
@@ -121,18 +141,31 @@ def owner(relative: Path) -> str:
 
 def check(root: Path, page: str) -> list[Violation]:
     """Every violation under `root` (a copy of src/statebox, or itself) of the rules stated on `page`."""
-    rules = read_rules(page)
+    rules, layout = read_rules(page), layout_of(root)
     found = list(_rooms(root, rules))
     for path in sorted(root.rglob("*.py")):
-        relative = path.relative_to(root)
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        module, is_package = module_name(root, path)
-        targets = {(line, target): name for line, name in imported(tree, module, is_package)
-                   if (target := target_of(name, root)) is not None}
-        found += _imports(relative, targets, rules)
-        found += _names(relative, tree, root, rules)
-        found += _mutable_state(relative.as_posix(), tree)
+        found += file_violations(path.relative_to(root).as_posix(), path.read_text(encoding="utf-8"), layout, page)
     return found
+
+
+@functools.cache
+def file_violations(relative: str, text: str, layout: Layout, page: str) -> tuple[Violation, ...]:
+    """A file's violations: a function of its text, the tree's layout and the page only, so the checks of many
+    copies that differ in one planted file read each unchanged file once."""
+    rules, path = read_rules(page), Path(relative)
+    tree, nodes = parsed(text)
+    module, is_package = module_name(Path(layout.package), Path(layout.package) / path)
+    targets = {(line, target): name for line, name in imported(nodes, module, is_package)
+               if (target := target_of(name, layout)) is not None}
+    return (*_imports(path, targets, rules), *_names(path, nodes, layout, rules),
+            *_mutable_state(relative, tree, nodes))
+
+
+@functools.cache
+def parsed(text: str) -> tuple[ast.Module, list[ast.AST]]:
+    """A file's tree and all its nodes (the checks only read them)."""
+    tree = ast.parse(text)
+    return tree, list(ast.walk(tree))
 
 
 def _rooms(root: Path, rules: Rules) -> Iterator[Violation]:
@@ -160,31 +193,30 @@ def _imports(relative: Path, targets: dict[tuple[int, str], str], rules: Rules) 
                 yield Violation(path, "layers", f"line {line} imports {name} (layer {theirs} >= {mine}, not allowed)")
 
 
-def _names(relative: Path, tree: ast.AST, root: Path, rules: Rules) -> Iterator[Violation]:
+def _names(relative: Path, nodes: list[ast.AST], layout: Layout, rules: Rules) -> Iterator[Violation]:
     path = relative.as_posix()
     if owner(relative) in rules.nameless:
-        suites = {p.name for kind in ("domains", "compat") for p in (root / kind).iterdir()
-                  if p.is_dir() and not p.name.startswith("__")}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and node.value in suites:
+        for node in nodes:
+            if isinstance(node, ast.Constant) and node.value in layout.suites:
                 yield Violation(path, "cli", f"line {node.lineno} names the suite {node.value!r}")
     if path in rules.suite_blind:
-        for node in ast.walk(tree):
+        for node in nodes:
             named = getattr(node, "id", None) or getattr(node, "attr", None) or getattr(node, "name", None)
             if isinstance(named, str) and named.endswith("Suite") and hasattr(node, "lineno"):
                 yield Violation(path, "no suite-specific branches", f"line {node.lineno} names {named}")
 
 
-def _mutable_state(path: str, tree: ast.Module) -> Iterator[Violation]:
+def _mutable_state(path: str, tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Violation]:
     held = {target.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign)) and _mutable(node.value)
             for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
             if isinstance(target, ast.Name)}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Global):
             yield Violation(path, "no module-level mutable state", f"line {node.lineno} global {', '.join(node.names)}")
         changed = _changed_name(node)
         if changed in held:
-            yield Violation(path, "no module-level mutable state", f"line {node.lineno} changes {changed}")
+            line = getattr(node, "lineno", "?")
+            yield Violation(path, "no module-level mutable state", f"line {line} changes {changed}")
 
 
 def _mutable(value: ast.expr | None) -> bool:
