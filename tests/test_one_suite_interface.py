@@ -11,6 +11,7 @@ validation asserts its source made a `TbBackend`); nothing else may. On the tree
 from __future__ import annotations
 
 import ast
+import functools
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,17 @@ SRC = Path(statebox.__file__).parent
 ROOTS = frozenset({"TaskSet", "TaskWorlds", "AttemptSource", "AttemptBackend"})
 PROBES = frozenset({"hasattr", "getattr"})
 PROBED = ("suite", "source", "backend")  # a probe's first argument naming one of these is dispatch on its kind
+
+
+@functools.cache
+def nodes_of(text: str) -> tuple[ast.AST, ...]:
+    """Every node of a file's tree (read-only; cached, so the planted copies parse only what they change)."""
+    return tuple(ast.walk(ast.parse(text)))
+
+
+def python_only(folder: str, names: list[str]) -> set[str]:
+    """For `shutil.copytree`: leave out what no check reads (data, caches, built extensions)."""
+    return {n for n in names if (not n.endswith(".py") and not (Path(folder) / n).is_dir()) or n == "__pycache__"}
 
 
 def _named(node: ast.expr) -> str | None:
@@ -39,7 +51,7 @@ def suite_kinds(root: Path) -> dict[str, Path]:
     classes: dict[str, tuple[set[str], Path]] = {}
     kinds: dict[str, Path] = {}
     for path in root.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes_of(path.read_text(encoding="utf-8")):
             if isinstance(node, ast.ClassDef):
                 bases = {name for base in node.bases if (name := _named(base)) is not None}
                 classes[node.name] = (bases, path.parent)
@@ -73,7 +85,7 @@ def dispatches(root: Path) -> Iterator[str]:
     kinds = suite_kinds(root)
     for path in sorted(root.rglob("*.py")):
         where = path.relative_to(root).as_posix()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes_of(path.read_text(encoding="utf-8")):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
             called = node.func.id
@@ -117,7 +129,7 @@ PLANTED = [
 @pytest.mark.parametrize(("file", "source"), PLANTED, ids=[f"{f}:{s.splitlines()[-1].strip()}" for f, s in PLANTED])
 def test_a_planted_dispatch_is_found(tmp_path: Path, file: str, source: str) -> None:
     copy = tmp_path / "statebox"
-    shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
+    shutil.copytree(SRC, copy, ignore=python_only)
     (copy / file).write_text(source, encoding="utf-8")
     found = list(dispatches(copy))
     assert [line.split(":")[0] for line in found] == [file], found
@@ -125,7 +137,7 @@ def test_a_planted_dispatch_is_found(tmp_path: Path, file: str, source: str) -> 
 
 def test_a_suites_own_package_may_narrow_its_own_types(tmp_path: Path) -> None:
     copy = tmp_path / "statebox"
-    shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
+    shutil.copytree(SRC, copy, ignore=python_only)
     own = "from statebox.compat.thinkingbox.backend import TbBackend\ndef f(b):\n    assert isinstance(b, TbBackend)\n"
     (copy / "compat/thinkingbox/planted.py").write_text(own, encoding="utf-8")
     assert list(dispatches(copy)) == []
