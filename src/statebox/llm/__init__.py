@@ -8,7 +8,7 @@ JSON over aiohttp (no provider SDK): a body is written once per call from parts 
 """
 
 from ._transport import HttpOptions
-from .client import ModelClient, make_client
+from .client import CallOptions, ModelClient, make_client
 from .errors import ConfigurationError, ContextOverflowError, InfrastructureError
 from .pricing import ModelPrices, PriceOverrides, cost_usd, price_table_for
 from .retry import RetryPolicy
@@ -17,6 +17,7 @@ from .toolbox import PreparedTools
 from .types import Completion, Message, ReasoningBlock, Role, Sampling, ToolCall, ToolDef, Usage
 
 __all__ = [
+    "CallOptions",
     "Completion",
     "ConfigurationError",
     "ContextOverflowError",

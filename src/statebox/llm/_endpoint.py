@@ -18,7 +18,7 @@ from typing import Any, ClassVar, TypeVar, Unpack
 from ._http import JsonEndpoint, classify
 from ._memo import EncodedParts, message_key
 from ._transport import Signer
-from .client import ClientSettings, ModelClient
+from .client import CallOptions, ClientSettings, ModelClient
 from .pricing import Pricer, price_table_for
 from .retry import Endpoint, RetryPolicy, call_with_retries
 from .spec import parse_spec
@@ -105,14 +105,9 @@ class EndpointClient(ModelClient):
             raise ValueError(f"{spec}: {exc}") from None
 
     async def complete(
-        self,
-        messages: list[Message],
-        tools: Iterable[ToolDef] | None = None,
-        *,
-        tool_choice: str | None = None,
-        seed: int | None = None,
-        role: str | None = None,
+        self, messages: list[Message], tools: Iterable[ToolDef] | None = None, **options: Unpack[CallOptions]
     ) -> Completion:
+        tool_choice, seed, role = options.get("tool_choice"), options.get("seed"), options.get("role")
         sampling = self.sampling if seed is None else self.sampling.model_copy(update={"seed": seed})
         offered = prepared(tools)
         extra = {ROLE_HEADER: role} if role else None

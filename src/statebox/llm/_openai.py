@@ -44,11 +44,7 @@ class OpenAIClient(EndpointClient):
     def _encode(
         self, messages: list[Message], tools: PreparedTools, tool_choice: str | None, sampling: Sampling
     ) -> bytes:
-        head: dict[str, Any] = {"model": self.model}
-        if len(tools):
-            head["parallel_tool_calls"] = sampling.parallel_tool_calls
-            if tool_choice is not None:
-                head["tool_choice"] = _tool_choice_param(tool_choice)
+        head: dict[str, Any] = {"model": self.model, **self._tool_options(tools, tool_choice, sampling)}
         optional = {
             "temperature": sampling.temperature,
             "seed": sampling.seed,
@@ -61,6 +57,19 @@ class OpenAIClient(EndpointClient):
         if len(tools):
             parts.append(member("tools", tools.encoded(_DIALECT, _encode_tools)))
         return join_object(parts)
+
+    def _tool_options(self, tools: PreparedTools, tool_choice: str | None, sampling: Sampling) -> dict[str, Any]:
+        """How the offered tools may be called: nothing when none are offered, no choice for the server's default."""
+        if not len(tools):
+            return {}
+        options: dict[str, Any] = {"parallel_tool_calls": sampling.parallel_tool_calls}
+        if tool_choice is not None:
+            options["tool_choice"] = tool_choice if tool_choice in _NAMED_CHOICES else self._forced_tool(tool_choice)
+        return options
+
+    def _forced_tool(self, name: str) -> dict[str, Any]:
+        """The `tool_choice` that makes the model call the tool `name`."""
+        return {"type": "function", "function": {"name": name}}
 
     def _message(self, message: Message) -> bytes:
         if message.role == "system":
@@ -80,7 +89,7 @@ class OpenAIClient(EndpointClient):
         return Reply(
             text=refusal or _text(message.get("content")),
             tool_calls=_tool_calls(message.get("tool_calls") or []),
-            usage=_usage(data.get("usage")),
+            usage=openai_usage(data.get("usage")),
             model=str_or_none(data.get("model")),
             finish_reason=_FINISH.get(finish or "", finish),
             reasoning=_reasoning(message),
@@ -124,12 +133,6 @@ def _tool_param(tool: ToolDef) -> dict[str, Any]:
     return {"type": "function", "function": function}
 
 
-def _tool_choice_param(tool_choice: str) -> str | dict[str, Any]:
-    if tool_choice in _NAMED_CHOICES:
-        return tool_choice
-    return {"type": "function", "function": {"name": tool_choice}}
-
-
 def _text(content: Any) -> str:
     """Message content: a string, or (some servers) a list of text parts."""
     if isinstance(content, str):
@@ -160,20 +163,21 @@ def _reasoning(message: dict[str, Any]) -> list[ReasoningBlock]:
     return [ReasoningBlock(type="reasoning", text=text)] if isinstance(text, str) and text else []
 
 
-def _usage(raw: Any) -> Usage:
-    """input = prompt_tokens less the cache reads and writes; output = completion_tokens (with reasoning)."""
+def openai_usage(raw: Any, input_key: str = "prompt_tokens", output_key: str = "completion_tokens") -> Usage:
+    """The usage of an OpenAI reply, whose token counts sit under `input_key` and `output_key` (Chat Completions'
+    prompt/completion_tokens, the Responses API's input/output_tokens), each with its `KEY_details`:
+    input = the input count less the cache reads and writes; output = the output count (reasoning included)."""
     if not isinstance(raw, dict):
         return Usage()
-    prompt_details = raw.get("prompt_tokens_details") or {}
-    output_details = raw.get("completion_tokens_details") or {}
-    cached = count(prompt_details.get("cached_tokens")) if isinstance(prompt_details, dict) else 0
-    written = count(prompt_details.get("cache_write_tokens")) if isinstance(prompt_details, dict) else 0
+    input_details = raw.get(f"{input_key}_details") or {}
+    output_details = raw.get(f"{output_key}_details") or {}
+    cached = count(input_details.get("cached_tokens")) if isinstance(input_details, dict) else 0
+    written = count(input_details.get("cache_write_tokens")) if isinstance(input_details, dict) else 0
     reasoning = count(output_details.get("reasoning_tokens")) if isinstance(output_details, dict) else 0
-    prompt = count(raw.get("prompt_tokens"))
     return Usage(
-        input=max(prompt - cached - written, 0),
+        input=max(count(raw.get(input_key)) - cached - written, 0),
         cached_input=cached,
         cache_write=written,
-        output=count(raw.get("completion_tokens")),
+        output=count(raw.get(output_key)),
         reasoning=reasoning,
     )

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from ._endpoint import Reply
-from ._openai import OpenAIClient
-from ._wire import count, dumps, join_object, member, members, str_or_none
+from ._openai import OpenAIClient, openai_usage
+from ._wire import dumps, join_object, member, members, str_or_none
 from .retry import MalformedResponse
 from .strict_mode import is_strict_valid
 from .toolbox import PreparedTools
-from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef, Usage
+from .types import Message, ReasoningBlock, Sampling, ToolCall, ToolDef
 
 _DIALECT = "responses"
 _INCOMPLETE = {"max_output_tokens": "length", "content_filter": "content_filter"}
@@ -35,11 +35,7 @@ class ResponsesClient(OpenAIClient):
     def _encode(
         self, messages: list[Message], tools: PreparedTools, tool_choice: str | None, sampling: Sampling
     ) -> bytes:
-        head: dict[str, Any] = {"model": self.model, "store": False}
-        if len(tools):
-            head["parallel_tool_calls"] = sampling.parallel_tool_calls
-            if tool_choice is not None:
-                head["tool_choice"] = _tool_choice_param(tool_choice)
+        head: dict[str, Any] = {"model": self.model, "store": False, **self._tool_options(tools, tool_choice, sampling)}
         optional = {
             "temperature": sampling.temperature,
             "max_output_tokens": sampling.max_tokens,
@@ -53,6 +49,9 @@ class ResponsesClient(OpenAIClient):
         if len(tools):
             parts.append(member("tools", tools.encoded(_DIALECT, _encode_tools)))
         return join_object(parts)
+
+    def _forced_tool(self, name: str) -> dict[str, Any]:
+        return {"type": "function", "name": name}
 
     def _read(self, data: dict[str, Any]) -> Reply:
         output = data.get("output")
@@ -81,7 +80,7 @@ class ResponsesClient(OpenAIClient):
         return Reply(
             text="".join(text),
             tool_calls=calls,
-            usage=_usage(data.get("usage")),
+            usage=openai_usage(data.get("usage"), "input_tokens", "output_tokens"),
             model=str_or_none(data.get("model")),
             finish_reason=_finish(data, refused, bool(calls)),
             reasoning=reasoning,
@@ -154,27 +153,3 @@ def _tool_param(tool: ToolDef) -> dict[str, Any]:
         "parameters": tool.input_schema,
         "strict": is_strict_valid(tool.input_schema),
     }
-
-
-def _tool_choice_param(tool_choice: str) -> str | dict[str, Any]:
-    if tool_choice in ("auto", "none", "required"):
-        return tool_choice
-    return {"type": "function", "name": tool_choice}
-
-
-def _usage(raw: Any) -> Usage:
-    """input = input_tokens less the cache reads and writes; output = output_tokens (reasoning included)."""
-    if not isinstance(raw, dict):
-        return Usage()
-    input_details = raw.get("input_tokens_details") or {}
-    output_details = raw.get("output_tokens_details") or {}
-    cached = count(input_details.get("cached_tokens")) if isinstance(input_details, dict) else 0
-    written = count(input_details.get("cache_write_tokens")) if isinstance(input_details, dict) else 0
-    reasoning = count(output_details.get("reasoning_tokens")) if isinstance(output_details, dict) else 0
-    return Usage(
-        input=max(count(raw.get("input_tokens")) - cached - written, 0),
-        cached_input=cached,
-        cache_write=written,
-        output=count(raw.get("output_tokens")),
-        reasoning=reasoning,
-    )

@@ -14,6 +14,14 @@ from .spec import parse_spec
 from .types import Completion, Message, Sampling, ToolDef
 
 
+class CallOptions(TypedDict, total=False):
+    """The options of one `ModelClient.complete` call, each keyword-only and optional (what they mean: there)."""
+
+    tool_choice: str | None
+    seed: int | None
+    role: str | None
+
+
 class ModelClient(ABC):
     """One model behind one endpoint; safe to share between concurrent attempts."""
 
@@ -32,13 +40,7 @@ class ModelClient(ABC):
 
     @abstractmethod
     async def complete(
-        self,
-        messages: list[Message],
-        tools: Iterable[ToolDef] | None = None,
-        *,
-        tool_choice: str | None = None,
-        seed: int | None = None,
-        role: str | None = None,
+        self, messages: list[Message], tools: Iterable[ToolDef] | None = None, **options: Unpack[CallOptions]
     ) -> Completion:
         """Ask the model for its next turn.
 

@@ -1,12 +1,15 @@
 """What every wire format's `parse` checks the same way: a JSON-object body, a non-empty list of turns with
-known roles, tools offered in one shape, and a user turn's tool results before its words."""
+known roles, tools offered in one shape, and a user turn's tool results before its words; and the turns of
+the formats whose blocks are keyed by their kind (Bedrock, Gemini)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from statebox.fakemodel.protocol import BadRequest, Turn
+from statebox.fakemodel.protocol import BadRequest, ToolCallIn, Turn
 
 
 def json_object(body: Any) -> dict[str, Any]:
@@ -41,3 +44,39 @@ def function_tool(name: Any, description: Any, parameters: Any) -> dict[str, Any
 def user_turns(results: list[Turn], text: str) -> list[Turn]:
     """A user turn's tool results, then its words (a turn of results only has no words)."""
     return [*results, Turn("user", text)] if text or not results else results
+
+
+@dataclass(frozen=True)
+class KeyedBlocks:
+    """A format whose message holds a list of blocks, each an object with one key naming its kind
+    (`{"text": ...}`, `{"toolUse": {...}}`): the keys it uses, and how it reads text out of blocks and
+    a tool result's output out of a result."""
+
+    blocks: str  # the message's list of blocks
+    assistant: str  # the assistant's role
+    call: str  # a tool call's kind, and its id and arguments keys
+    call_id: str
+    arguments: str
+    result: str  # a tool result's kind, and its key for the call id
+    result_id: str
+    text: Callable[[Any], str]
+    result_text: Callable[[dict[str, Any]], str]
+
+    def turns(self, message: dict[str, Any]) -> list[Turn]:
+        """One message's turns: the assistant's words and calls, or a user's tool results then words."""
+        blocks = [b for b in message.get(self.blocks) or [] if isinstance(b, dict)]
+        if message["role"] == self.assistant:
+            calls = tuple(
+                ToolCallIn(str(c.get(self.call_id, "")), str(c.get("name", "")), json.dumps(c.get(self.arguments, {})))
+                for c in _of_kind(blocks, self.call)
+            )
+            return [Turn("assistant", self.text(blocks), calls)]
+        results = [
+            Turn("tool", self.result_text(r), tool_call_id=str(r.get(self.result_id, "")))
+            for r in _of_kind(blocks, self.result)
+        ]
+        return user_turns(results, self.text(blocks))
+
+
+def _of_kind(blocks: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [b[kind] for b in blocks if isinstance(b.get(kind), dict)]

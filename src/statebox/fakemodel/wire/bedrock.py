@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from statebox.fakemodel.protocol import ChatRequest, Reply, ToolCallIn, Turn, call_id_for
+from statebox.fakemodel.protocol import ChatRequest, Reply, Turn, call_id_for
 from statebox.fakemodel.wire import WireFormat
-from statebox.fakemodel.wire._parsing import function_tool, json_object, non_empty_list, user_turns, with_roles
+from statebox.fakemodel.wire._parsing import KeyedBlocks, function_tool, json_object, non_empty_list, with_roles
 
 
 def parse(body: Any, params: Mapping[str, str]) -> ChatRequest:
@@ -16,7 +15,7 @@ def parse(body: Any, params: Mapping[str, str]) -> ChatRequest:
     messages = non_empty_list(body, "messages", "messages must be a non-empty list")
     turns = [Turn("system", _text(body["system"]))] if body.get("system") else []
     for message in with_roles(messages, ("user", "assistant"), "messages.{index}.role"):
-        turns.extend(_turns(message))
+        turns.extend(_BLOCKS.turns(message))
     config = body.get("toolConfig") or {}
     tools = [
         function_tool(s.get("name"), s.get("description"), (s.get("inputSchema") or {}).get("json"))
@@ -30,19 +29,10 @@ def _text(blocks: Any) -> str:
     return "".join(str(b.get("text", "")) for b in blocks or [] if isinstance(b, dict) and "text" in b)
 
 
-def _turns(message: dict[str, Any]) -> list[Turn]:
-    blocks = [b for b in message.get("content") or [] if isinstance(b, dict)]
-    if message["role"] == "assistant":
-        calls = tuple(
-            ToolCallIn(str(u.get("toolUseId", "")), str(u.get("name", "")), json.dumps(u.get("input", {})))
-            for u in (b["toolUse"] for b in blocks if isinstance(b.get("toolUse"), dict))
-        )
-        return [Turn("assistant", _text(blocks), calls)]
-    results = [
-        Turn("tool", _text(r.get("content")), tool_call_id=str(r.get("toolUseId", "")))
-        for r in (b["toolResult"] for b in blocks if isinstance(b.get("toolResult"), dict))
-    ]
-    return user_turns(results, _text(blocks))
+_BLOCKS = KeyedBlocks(
+    blocks="content", assistant="assistant", call="toolUse", call_id="toolUseId", arguments="input",
+    result="toolResult", result_id="toolUseId", text=_text, result_text=lambda result: _text(result.get("content")),
+)  # fmt: skip
 
 
 def write(request: ChatRequest, reply: Reply, reply_id: str, usage: dict[str, Any]) -> dict[str, Any]:

@@ -6,9 +6,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from statebox.fakemodel.protocol import ChatRequest, Reply, ToolCallIn, Turn, call_id_for
+from statebox.fakemodel.protocol import ChatRequest, Reply, Turn, call_id_for
 from statebox.fakemodel.wire import WireFormat
-from statebox.fakemodel.wire._parsing import function_tool, json_object, non_empty_list, user_turns, with_roles
+from statebox.fakemodel.wire._parsing import KeyedBlocks, function_tool, json_object, non_empty_list, with_roles
 
 
 def parse(body: Any, params: Mapping[str, str]) -> ChatRequest:
@@ -17,7 +17,7 @@ def parse(body: Any, params: Mapping[str, str]) -> ChatRequest:
     system = body.get("systemInstruction")
     turns = [Turn("system", _text(system.get("parts")))] if isinstance(system, dict) else []
     for content in with_roles(contents, ("user", "model"), "contents[{index}].role"):
-        turns.extend(_turns(content))
+        turns.extend(_BLOCKS.turns(content))
     tools = [
         function_tool(d.get("name"), d.get("description"), d.get("parametersJsonSchema") or d.get("parameters"))
         for tool in body.get("tools") or [] if isinstance(tool, dict)
@@ -32,26 +32,18 @@ def _text(parts: Any) -> str:
     return "".join(str(p.get("text", "")) for p in parts or [] if isinstance(p, dict) and not p.get("thought"))
 
 
-def _turns(content: dict[str, Any]) -> list[Turn]:
-    parts = [p for p in content.get("parts") or [] if isinstance(p, dict)]
-    if content["role"] == "model":
-        calls = tuple(
-            ToolCallIn(str(f.get("id", "")), str(f.get("name", "")), json.dumps(f.get("args", {})))
-            for f in (p["functionCall"] for p in parts if isinstance(p.get("functionCall"), dict))
-        )
-        return [Turn("assistant", _text(parts), calls)]
-    results = [
-        Turn("tool", _result_text(r.get("response")), tool_call_id=str(r.get("id", "")))
-        for r in (p["functionResponse"] for p in parts if isinstance(p.get("functionResponse"), dict))
-    ]
-    return user_turns(results, _text(parts))
-
-
-def _result_text(response: Any) -> str:
+def _result_text(result: dict[str, Any]) -> str:
+    response = result.get("response")
     if isinstance(response, dict):
         value = response.get("output", response.get("error", response))
         return value if isinstance(value, str) else json.dumps(value)
     return ""
+
+
+_BLOCKS = KeyedBlocks(
+    blocks="parts", assistant="model", call="functionCall", call_id="id", arguments="args",
+    result="functionResponse", result_id="id", text=_text, result_text=_result_text,
+)  # fmt: skip
 
 
 def write(request: ChatRequest, reply: Reply, reply_id: str, usage: dict[str, Any]) -> dict[str, Any]:

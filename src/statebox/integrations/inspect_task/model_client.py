@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from typing import Unpack
 
 from inspect_ai.model import (
     ChatMessage,
@@ -23,7 +24,7 @@ from inspect_ai.tool import ToolCall as InspectToolCall, ToolCallError, ToolInfo
 
 from statebox.integrations.inspect_task import inspect_private
 from statebox.llm._endpoint import ROLE_HEADER
-from statebox.llm.client import ModelClient
+from statebox.llm.client import CallOptions, ModelClient
 from statebox.llm.types import Completion, Message, ToolCall, ToolDef, Usage
 
 
@@ -37,17 +38,12 @@ class InspectModelClient(ModelClient):
         self._tools: dict[int, list[ToolInfo]] = {}  # per tool list object: its Inspect form, built once
 
     async def complete(
-        self,
-        messages: list[Message],
-        tools: Iterable[ToolDef] | None = None,
-        *,
-        tool_choice: str | None = None,
-        seed: int | None = None,
-        role: str | None = None,
+        self, messages: list[Message], tools: Iterable[ToolDef] | None = None, **options: Unpack[CallOptions]
     ) -> Completion:
         t0 = time.perf_counter()
         infos = self._tool_infos(tools) if tools is not None else []
-        config = self.config.merge(GenerateConfig(seed=seed, extra_headers=self._headers(role)))
+        headers = self._headers(options.get("role"))
+        config = self.config.merge(GenerateConfig(seed=options.get("seed"), extra_headers=headers))
         output = await self.model.generate([to_chat_message(m) for m in messages], tools=infos, config=config)
         return to_completion(output, str(self.model), time.perf_counter() - t0)
 
