@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from statebox.domains.neobank.tools.common import (
-    AccountIdLike,
-    TransactionIdLike,
+    AccountIdWithExample,
+    TransactionIdWithExample,
     account_row,
     current_and_payee,
     customer_row,
@@ -22,7 +22,7 @@ TXN_COLUMNS = ("id AS transaction_id, kind, amount, description, merchant, card_
 
 
 @tool(writes=False)
-def get_account(db: Session, account_id: AccountIdLike) -> Row:
+def get_account(db: Session, account_id: AccountIdWithExample) -> Row:
     """An account with its holders, balance, pots, cards, standing orders and direct debit mandates."""
     a = account_row(db, account_id)
     out = compact(a, "updated_at")
@@ -74,7 +74,7 @@ def list_transactions(
 
 
 @tool(writes=False)
-def get_transaction(db: Session, transaction_id: TransactionIdLike) -> Row:
+def get_transaction(db: Session, transaction_id: TransactionIdWithExample) -> Row:
     """One transaction with its disputes, the transactions linked to it (refunds, credits, fees) and any recall."""
     t = transaction_row(db, transaction_id)
     out = compact(t, "updated_at")

@@ -10,7 +10,7 @@ from typing import Literal
 from statebox.domains.neobank.tools.common import (
     PLAN_ORDER,
     CustomerId,
-    CustomerIdLike,
+    CustomerIdWithExample,
     current_account_of,
     customer_row,
     post,
@@ -62,7 +62,7 @@ def find_customer(db: Session, email: str | None = None, phone: str | None = Non
 
 
 @tool(writes=False)
-def get_customer(db: Session, customer_id: CustomerIdLike) -> Row:
+def get_customer(db: Session, customer_id: CustomerIdWithExample) -> Row:
     """A customer's profile: contact details, plan, verification level, accounts, cards and any security review.
 
     Identity facts (date of birth, postcode) are never shown: check them with verify_identity.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-from statebox.domains.neobank.tools.common import DisputeIdLike, account_row, post, transaction_row
+from statebox.domains.neobank.tools.common import DisputeIdWithExample, account_row, post, transaction_row
 from statebox.kit import lookup, money, now_iso
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -71,7 +71,7 @@ def open_dispute(
 
 
 @tool(writes=True)
-def file_chargeback(db: Session, dispute_id: DisputeIdLike) -> Row:
+def file_chargeback(db: Session, dispute_id: DisputeIdWithExample) -> Row:
     """File an open dispute with the card scheme as a chargeback."""
     d = _dispute_row(db, dispute_id)
     if d["status"] != "open":

@@ -14,14 +14,14 @@ from statebox.world import Row, Session
 OrderNumber = Annotated[str, Field(description="the order number")]
 CustomerId = Annotated[str, Field(description="the customer id")]
 ReturnId = Annotated[str, Field(description="the return id")]
-# The id a get_ tool reads a record by, described with how such an id looks.
-CustomerIdLike = Annotated[str, Field(description="the customer id, e.g. CUS-1042")]
-OrderNumberLike = Annotated[str, Field(description="the order number, e.g. ORD-10234")]
-ReturnIdLike = Annotated[str, Field(description="the return id, e.g. RMA-10012")]
-InstallationIdLike = Annotated[str, Field(description="the installation id, e.g. INS-10021")]
-ProductIdLike = Annotated[str, Field(description="the product id, e.g. PRD-125")]
-OrderItemIdLike = Annotated[str, Field(description="the order item id, e.g. ITM-100345 (see get_order)")]
-PromotionCodeLike = Annotated[str, Field(description="the promotion code, e.g. WELCOME10")]
+# Ids described with an example of how one looks, for the tools that show it.
+CustomerIdWithExample = Annotated[str, Field(description="the customer id, e.g. CUS-1042")]
+OrderNumberWithExample = Annotated[str, Field(description="the order number, e.g. ORD-10234")]
+ReturnIdWithExample = Annotated[str, Field(description="the return id, e.g. RMA-10012")]
+InstallationIdWithExample = Annotated[str, Field(description="the installation id, e.g. INS-10021")]
+ProductIdWithExample = Annotated[str, Field(description="the product id, e.g. PRD-125")]
+OrderItemIdWithExample = Annotated[str, Field(description="the order item id, e.g. ITM-100345 (see get_order)")]
+PromotionCodeWithExample = Annotated[str, Field(description="the promotion code, e.g. WELCOME10")]
 
 __all__ = [
     "compact", "found", "get_customer_row", "get_order_row", "items_of", "json_list", "money", "now_iso", "order_items",

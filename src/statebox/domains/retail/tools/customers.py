@@ -7,7 +7,7 @@ from typing import Literal
 
 from statebox.domains.retail.tools.common import (
     CustomerId,
-    CustomerIdLike,
+    CustomerIdWithExample,
     compact,
     get_customer_row,
     get_order_row,
@@ -68,7 +68,7 @@ def find_customer(
 
 
 @tool(writes=False)
-def get_customer(db: Session, customer_id: CustomerIdLike) -> Row:
+def get_customer(db: Session, customer_id: CustomerIdWithExample) -> Row:
     """A customer's profile: contact details, date of birth, tier, loyalty points and addresses."""
     c = get_customer_row(db, customer_id)
     addresses = db.all("SELECT id AS address_id, line1, line2, city, region, postal_code, country, is_default "

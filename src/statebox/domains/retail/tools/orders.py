@@ -7,7 +7,7 @@ from datetime import timedelta
 from statebox.domains.retail.tools.common import (
     CustomerId,
     OrderNumber,
-    OrderNumberLike,
+    OrderNumberWithExample,
     compact,
     get_customer_row,
     get_order_row,
@@ -38,7 +38,7 @@ def list_customer_orders(db: Session, customer_id: CustomerId) -> list[Row]:
 
 
 @tool(writes=False)
-def get_order(db: Session, order_id: OrderNumberLike) -> Row:
+def get_order(db: Session, order_id: OrderNumberWithExample) -> Row:
     """An order with its items, payment, shipping address, shipments, returns and installations."""
     o = get_order_row(db, order_id)
     pay = payment_of(db, o["id"])

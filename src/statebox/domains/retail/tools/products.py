@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from statebox.domains.retail.tools.common import ProductIdLike, found
+from statebox.domains.retail.tools.common import ProductIdWithExample, found
 from statebox.kit import lookup
 from statebox.tools import NotFound, tool
 from statebox.world import Row, Session
@@ -11,7 +11,7 @@ _product_row = lookup("products", None, "search_products finds products by name.
 
 
 @tool(writes=False)
-def get_product(db: Session, product_id: ProductIdLike) -> Row:
+def get_product(db: Session, product_id: ProductIdWithExample) -> Row:
     """A product: name, category, price, manufacturer warranty months and whether it is installed."""
     p = _product_row(db, product_id)
     return {**p, "installable": bool(p["installable"])}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from statebox.domains.retail.tools.common import (
     OrderNumber,
-    PromotionCodeLike,
+    PromotionCodeWithExample,
     compact,
     found,
     get_order_row,
@@ -21,7 +21,7 @@ def _promotion(db: Session, code: str) -> Row:
 
 
 @tool(writes=False)
-def get_promotion(db: Session, code: PromotionCodeLike) -> Row:
+def get_promotion(db: Session, code: PromotionCodeWithExample) -> Row:
     """A promotion code's terms: discount, minimum subtotal, category, minimum tier, validity dates."""
     return compact(_promotion(db, code), "id")
 

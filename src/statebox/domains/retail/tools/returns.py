@@ -8,7 +8,7 @@ from typing import Literal
 from statebox.domains.retail.tools.common import (
     OrderNumber,
     ReturnId,
-    ReturnIdLike,
+    ReturnIdWithExample,
     get_order_row,
     items_of,
     json_list,
@@ -35,7 +35,7 @@ def _view(r: Row) -> Row:
 
 
 @tool(writes=False)
-def get_return(db: Session, return_id: ReturnIdLike) -> Row:
+def get_return(db: Session, return_id: ReturnIdWithExample) -> Row:
     """A return: its items, reason, resolution, status, restocking fee and refund amount."""
     return _view(_return_row(db, return_id))
 

@@ -6,7 +6,7 @@ import calendar
 from datetime import date
 from typing import Literal
 
-from statebox.domains.retail.tools.common import OrderItemIdLike, compact, found, now_iso
+from statebox.domains.retail.tools.common import OrderItemIdWithExample, compact, found, now_iso
 from statebox.kit import lookup
 from statebox.tools import PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -30,7 +30,7 @@ def _item(db: Session, order_item_id: str) -> Row:
 
 
 @tool(writes=False)
-def get_warranty(db: Session, order_item_id: OrderItemIdLike) -> Row:
+def get_warranty(db: Session, order_item_id: OrderItemIdWithExample) -> Row:
     """Warranty cover of a purchased item: manufacturer warranty end, protection plans, earlier claims."""
     item = _item(db, order_item_id)
     ends = None

@@ -7,9 +7,9 @@ from typing import Literal
 from statebox.domains.travel.tools.common import (
     SEGMENT_VIEW,
     BookingId,
-    BookingIdLike,
+    BookingIdWithExample,
     PassengerId,
-    PassengerIdLike,
+    PassengerIdWithExample,
     booking_row,
     card_payment,
     passenger_row,
@@ -39,7 +39,7 @@ def find_booking(db: Session, locator: str, last_name: str) -> Row:
 
 
 @tool(writes=False)
-def get_booking(db: Session, booking_id: BookingIdLike) -> Row:
+def get_booking(db: Session, booking_id: BookingIdWithExample) -> Row:
     """Everything on a booking: account holder, passengers, flight segments, seats, hotel stays,
     payments, refunds, charges, bags, assistance, compensations, schedule changes and waitlists.
     """
@@ -107,7 +107,7 @@ def _before_departure(db: Session, booking_id: str) -> None:
 
 
 @tool(writes=True)
-def correct_passenger_name(db: Session, passenger_id: PassengerIdLike, first_name: str, last_name: str) -> Row:
+def correct_passenger_name(db: Session, passenger_id: PassengerIdWithExample, first_name: str, last_name: str) -> Row:
     """Correct the spelling of a passenger's name on every ticket of the booking.
 
     Args:

@@ -14,12 +14,12 @@ from statebox.world import Row, Session
 PassengerId = Annotated[str, Field(description="the passenger id")]
 TravellerId = Annotated[str, Field(description="the traveller id")]
 BookingId = Annotated[str, Field(description="the booking id")]
-# The id a tool reads a record by, described with how such an id looks.
-TravellerIdLike = Annotated[str, Field(description="the traveller id, e.g. TRV-1042")]
-BookingIdLike = Annotated[str, Field(description="the booking id, e.g. BKG-10234")]
-PassengerIdLike = Annotated[str, Field(description="the passenger id, e.g. PAX-100234")]
-CreditIdLike = Annotated[str, Field(description="the credit or voucher id, e.g. CRD-10234")]
-StayIdLike = Annotated[str, Field(description="the hotel stay id, e.g. HTL-10234")]
+# Ids described with an example of how one looks, for the tools that show it.
+TravellerIdWithExample = Annotated[str, Field(description="the traveller id, e.g. TRV-1042")]
+BookingIdWithExample = Annotated[str, Field(description="the booking id, e.g. BKG-10234")]
+PassengerIdWithExample = Annotated[str, Field(description="the passenger id, e.g. PAX-100234")]
+CreditIdWithExample = Annotated[str, Field(description="the credit or voucher id, e.g. CRD-10234")]
+StayIdWithExample = Annotated[str, Field(description="the hotel stay id, e.g. HTL-10234")]
 
 SEGMENT_VIEW = (
     "SELECT s.id AS segment_id, s.booking_id, s.seq, d.flight_id AS flight_number, f.carrier, f.origin, "

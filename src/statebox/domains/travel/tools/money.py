@@ -8,7 +8,7 @@ from typing import Literal
 from statebox.domains.travel.tools.common import (
     SEGMENT_VIEW,
     BookingId,
-    StayIdLike,
+    StayIdWithExample,
     booking_row,
     card_payment,
     holder_of,
@@ -63,7 +63,7 @@ def cancel_flights(db: Session, booking_id: BookingId) -> Row:
 
 
 @tool(writes=True)
-def cancel_hotel_stay(db: Session, stay_id: StayIdLike) -> Row:
+def cancel_hotel_stay(db: Session, stay_id: StayIdWithExample) -> Row:
     """Cancel a confirmed hotel stay before its check-in date. Moves no money (see issue_refund)."""
     h = _stay_row(db, stay_id)
     if h["status"] != "confirmed":

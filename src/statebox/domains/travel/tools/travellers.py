@@ -5,7 +5,13 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from statebox.domains.travel.tools.common import CreditIdLike, TravellerId, TravellerIdLike, segment_row, traveller_row
+from statebox.domains.travel.tools.common import (
+    CreditIdWithExample,
+    TravellerId,
+    TravellerIdWithExample,
+    segment_row,
+    traveller_row,
+)
 from statebox.kit import compact, lookup, now_iso, today
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -42,7 +48,7 @@ def find_traveller(db: Session, email: str | None = None, phone: str | None = No
 
 
 @tool(writes=False)
-def get_traveller(db: Session, traveller_id: TravellerIdLike) -> Row:
+def get_traveller(db: Session, traveller_id: TravellerIdWithExample) -> Row:
     """A traveller's account: contact details, loyalty tier, points balance and member-since date."""
     return compact(traveller_row(db, traveller_id), "updated_at")
 
@@ -73,7 +79,7 @@ def list_travel_credits(db: Session, traveller_id: TravellerId) -> list[Row]:
 
 
 @tool(writes=True)
-def reinstate_credit(db: Session, credit_id: CreditIdLike) -> Row:
+def reinstate_credit(db: Session, credit_id: CreditIdWithExample) -> Row:
     """Bring an expired travel credit or voucher back to life: it runs 90 more days from today."""
     c = _credit_row(db, credit_id)
     if c["expires_on"] >= today(db):
