@@ -11,18 +11,20 @@ from statebox.world import Row, Session
 @dataclass(frozen=True)
 class Lookup:
     """Finds a row of `table` by the id a person types (normalized with `prefix`), or fails naming `what` with
-    `hint`: how ids look and which tool finds one."""
+    `hint`: how ids look and which tool finds one. Without a prefix an id is only trimmed and upper-cased
+    (ids with no number-only short form)."""
 
     table: str
-    prefix: str
+    prefix: str | None
     hint: str
     what: str
 
     def __call__(self, db: Session, value: str) -> Row:
-        return fetch(db, self.table, normalize_id(value, self.prefix), self.what, self.hint)
+        key = value.strip().upper() if self.prefix is None else normalize_id(value, self.prefix)
+        return fetch(db, self.table, key, self.what, self.hint)
 
 
-def lookup(table: str, prefix: str, hint: str, what: str | None = None) -> Lookup:
+def lookup(table: str, prefix: str | None, hint: str, what: str | None = None) -> Lookup:
     """The lookup of `table`'s rows by id; `what` the error calls a row defaults to the table's name in the
     singular ("claim_lines" -> "claim line", "policies" -> "policy")."""
     return Lookup(table, prefix, hint, what or _singular(table.replace("_", " ")))

@@ -19,9 +19,13 @@ def normalize_id(value: str, prefix: str) -> str:
 
 def fetch(db: Session, table: str, key: str, what: str, hint: str) -> Row:
     """The row with this id, or NotFound naming what was looked for (a long id is shown cut short)."""
-    row = db.one(f'SELECT * FROM "{table}" WHERE id = ?', key)
+    return found(db.one(f'SELECT * FROM "{table}" WHERE id = ?', key), f"no {what} with id {shorten(key)!r}.", hint)
+
+
+def found(row: Row | None, missing: str, hint: str | None = None) -> Row:
+    """The row a query found, or NotFound saying what is `missing` (and the `hint` to recover) when it found none."""
     if row is None:
-        raise NotFound(f"no {what} with id {shorten(key)!r}.", hint=hint)
+        raise NotFound(missing, hint=hint)
     return row
 
 

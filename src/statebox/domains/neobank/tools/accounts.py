@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from statebox.domains.neobank.tools.common import (
+    AccountIdWithExample,
+    TransactionIdWithExample,
     account_row,
     current_and_payee,
     customer_row,
@@ -20,12 +22,8 @@ TXN_COLUMNS = ("id AS transaction_id, kind, amount, description, merchant, card_
 
 
 @tool(writes=False)
-def get_account(db: Session, account_id: str) -> Row:
-    """An account with its holders, balance, pots, cards, standing orders and direct debit mandates.
-
-    Args:
-        account_id: the account id, e.g. ACC-10001
-    """
+def get_account(db: Session, account_id: AccountIdWithExample) -> Row:
+    """An account with its holders, balance, pots, cards, standing orders and direct debit mandates."""
     a = account_row(db, account_id)
     out = compact(a, "updated_at")
     names = {h: db.one("SELECT first_name || ' ' || last_name AS n FROM customers WHERE id = ?", h) for h in holders(a)}
@@ -76,12 +74,8 @@ def list_transactions(
 
 
 @tool(writes=False)
-def get_transaction(db: Session, transaction_id: str) -> Row:
-    """One transaction with its disputes, the transactions linked to it (refunds, credits, fees) and any recall.
-
-    Args:
-        transaction_id: the transaction id, e.g. TXN-100001
-    """
+def get_transaction(db: Session, transaction_id: TransactionIdWithExample) -> Row:
+    """One transaction with its disputes, the transactions linked to it (refunds, credits, fees) and any recall."""
     t = transaction_row(db, transaction_id)
     out = compact(t, "updated_at")
     out["disputes"] = [compact(d, "updated_at") for d in db.all(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Literal
 
-from statebox.domains.neobank.tools.common import CardId, account_row, card_row, post
+from statebox.domains.neobank.tools.common import CardId, CardIdWithExample, account_row, card_row, post
 from statebox.kit import compact, money, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -31,12 +31,8 @@ def _move(db: Session, card_id: str, was: str, becomes: str) -> Row:
 
 
 @tool(writes=False)
-def get_card(db: Session, card_id: str) -> Row:
-    """A card: kind, status, last 4 digits, expiry, settings (online, abroad), daily limits and PIN state.
-
-    Args:
-        card_id: the card id, e.g. CRD-20001
-    """
+def get_card(db: Session, card_id: CardIdWithExample) -> Row:
+    """A card: kind, status, last 4 digits, expiry, settings (online, abroad), daily limits and PIN state."""
     c = card_row(db, card_id)
     out = compact(c, "updated_at")
     for flag in ("online_payments", "payments_abroad", "pin_locked"):

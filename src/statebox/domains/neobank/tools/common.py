@@ -16,6 +16,12 @@ CardId = Annotated[str, Field(description="the card id")]
 PayeeId = Annotated[str, Field(description="the saved payee")]
 EuroAmount = Annotated[float, Field(description="the euro amount to send")]
 FromAccount = Annotated[str, Field(description="the current account the money leaves from")]
+# Ids described with an example of how one looks, for the tools that show it.
+CustomerIdWithExample = Annotated[str, Field(description="the customer id, e.g. CUS-1042")]
+AccountIdWithExample = Annotated[str, Field(description="the account id, e.g. ACC-10001")]
+CardIdWithExample = Annotated[str, Field(description="the card id, e.g. CRD-20001")]
+TransactionIdWithExample = Annotated[str, Field(description="the transaction id, e.g. TXN-100001")]
+DisputeIdWithExample = Annotated[str, Field(description="the dispute id, e.g. DSP-50001")]
 
 PLAN_ORDER = {"standard": 0, "plus": 1, "premium": 2}
 PLAN_FEES = {"standard": 0.0, "plus": 6.0, "premium": 15.0}

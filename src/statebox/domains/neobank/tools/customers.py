@@ -10,6 +10,7 @@ from typing import Literal
 from statebox.domains.neobank.tools.common import (
     PLAN_ORDER,
     CustomerId,
+    CustomerIdWithExample,
     current_account_of,
     customer_row,
     post,
@@ -61,13 +62,10 @@ def find_customer(db: Session, email: str | None = None, phone: str | None = Non
 
 
 @tool(writes=False)
-def get_customer(db: Session, customer_id: str) -> Row:
+def get_customer(db: Session, customer_id: CustomerIdWithExample) -> Row:
     """A customer's profile: contact details, plan, verification level, accounts, cards and any security review.
 
     Identity facts (date of birth, postcode) are never shown: check them with verify_identity.
-
-    Args:
-        customer_id: the customer id, e.g. CUS-1042
     """
     c = customer_row(db, customer_id)
     accounts = db.all(
@@ -112,9 +110,8 @@ def verify_identity(db: Session, customer_id: CustomerId, date_of_birth: str, po
 @tool(writes=False)
 def list_fee_refunds(db: Session, customer_id: CustomerId) -> list[Row]:
     """Every fee refund a customer has had (goodwill or bank error), newest first."""
-    c = customer_row(db, customer_id)
     return db.all("SELECT id AS fee_refund_id, fee_transaction_id, amount, reason, created_at FROM fee_refunds "
-                  "WHERE customer_id = ? ORDER BY created_at DESC, id DESC", c["id"])
+                  "WHERE customer_id = ? ORDER BY created_at DESC, id DESC", customer_row(db, customer_id)["id"])
 
 
 @tool(writes=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-from statebox.domains.neobank.tools.common import account_row, post, transaction_row
-from statebox.kit import fetch, money, normalize_id, now_iso
+from statebox.domains.neobank.tools.common import DisputeIdWithExample, account_row, post, transaction_row
+from statebox.kit import lookup, money, now_iso
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
 
@@ -18,6 +18,9 @@ SCHEME_REASON = {
     "not_received": "13.1 merchandise or services not received",
     "cancelled_subscription": "13.2 cancelled recurring transaction",
 }
+
+_dispute_row = lookup(
+    "disputes", "DSP", "dispute ids look like DSP-50001; get_transaction lists a transaction's disputes.")
 
 
 @tool(writes=True)
@@ -68,14 +71,9 @@ def open_dispute(
 
 
 @tool(writes=True)
-def file_chargeback(db: Session, dispute_id: str) -> Row:
-    """File an open dispute with the card scheme as a chargeback.
-
-    Args:
-        dispute_id: the dispute id, e.g. DSP-50001
-    """
-    d = fetch(db, "disputes", normalize_id(dispute_id, "DSP"), "dispute",
-              "dispute ids look like DSP-50001; get_transaction lists a transaction's disputes.")
+def file_chargeback(db: Session, dispute_id: DisputeIdWithExample) -> Row:
+    """File an open dispute with the card scheme as a chargeback."""
+    d = _dispute_row(db, dispute_id)
     if d["status"] != "open":
         raise PreconditionFailed(f"dispute {d['id']} is {d['status']}; only an open dispute is filed.")
     cid = db.next_id("chargebacks")

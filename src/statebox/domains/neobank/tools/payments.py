@@ -18,8 +18,8 @@ from statebox.domains.neobank.tools.common import (
     post,
     transaction_row,
 )
-from statebox.kit import money, now_iso
-from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
+from statebox.kit import found, money, now_iso
+from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 
@@ -145,9 +145,8 @@ def cancel_recurring_payment(db: Session, payment_id: str) -> Row:
     table = "standing_orders" if pid.startswith("STO") else "mandates" if pid.startswith("DDM") else None
     if table is None:
         raise InvalidArguments(f"{pid!r} is neither a standing order (STO-...) nor a mandate (DDM-...).")
-    row = db.one(f"SELECT * FROM {table} WHERE id = ?", pid)
-    if row is None:
-        raise NotFound(f"no {table[:-1].replace('_', ' ')} {pid}.", hint="get_account lists them.")
+    row = found(db.one(f"SELECT * FROM {table} WHERE id = ?", pid), f"no {table[:-1].replace('_', ' ')} {pid}.",
+                "get_account lists them.")
     if row["status"] != "active":
         raise PreconditionFailed(f"{pid} is already {row['status']}.")
     db.update(table, pid, status="cancelled", cancelled_at=now_iso(db))

@@ -6,17 +6,26 @@ from typing import Annotated
 
 from pydantic import Field
 
-from statebox.kit import compact, fetch, json_list, lookup, money, normalize_id, now_iso
+from statebox.kit import compact, found, json_list, lookup, money, now_iso
 from statebox.tools import InvalidArguments, NotFound
 from statebox.world import Row, Session
 
 # Arguments described once, for every tool that takes them (a tool's own Args: line says it otherwise).
 OrderNumber = Annotated[str, Field(description="the order number")]
 CustomerId = Annotated[str, Field(description="the customer id")]
+ReturnId = Annotated[str, Field(description="the return id")]
+# Ids described with an example of how one looks, for the tools that show it.
+CustomerIdWithExample = Annotated[str, Field(description="the customer id, e.g. CUS-1042")]
+OrderNumberWithExample = Annotated[str, Field(description="the order number, e.g. ORD-10234")]
+ReturnIdWithExample = Annotated[str, Field(description="the return id, e.g. RMA-10012")]
+InstallationIdWithExample = Annotated[str, Field(description="the installation id, e.g. INS-10021")]
+ProductIdWithExample = Annotated[str, Field(description="the product id, e.g. PRD-125")]
+OrderItemIdWithExample = Annotated[str, Field(description="the order item id, e.g. ITM-100345 (see get_order)")]
+PromotionCodeWithExample = Annotated[str, Field(description="the promotion code, e.g. WELCOME10")]
 
 __all__ = [
-    "compact", "fetch", "get_customer_row", "get_order_row", "items_of", "json_list", "money", "normalize_id",
-    "now_iso", "order_items", "payment_of",
+    "compact", "found", "get_customer_row", "get_order_row", "items_of", "json_list", "money", "now_iso", "order_items",
+    "payment_of",
 ]
 
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from statebox.domains.retail.tools.common import CustomerId, compact, get_customer_row, get_order_row, now_iso
+from statebox.domains.retail.tools.common import (
+    CustomerId,
+    CustomerIdWithExample,
+    compact,
+    get_customer_row,
+    get_order_row,
+    now_iso,
+)
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
 
@@ -61,12 +68,8 @@ def find_customer(
 
 
 @tool(writes=False)
-def get_customer(db: Session, customer_id: str) -> Row:
-    """A customer's profile: contact details, date of birth, tier, loyalty points and addresses.
-
-    Args:
-        customer_id: the customer id, e.g. CUS-1042
-    """
+def get_customer(db: Session, customer_id: CustomerIdWithExample) -> Row:
+    """A customer's profile: contact details, date of birth, tier, loyalty points and addresses."""
     c = get_customer_row(db, customer_id)
     addresses = db.all("SELECT id AS address_id, line1, line2, city, region, postal_code, country, is_default "
                        "FROM addresses WHERE customer_id = ? ORDER BY id", c["id"])

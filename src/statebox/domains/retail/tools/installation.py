@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from statebox.domains.retail.tools.common import now_iso
+from statebox.domains.retail.tools.common import InstallationIdWithExample, now_iso
 from statebox.kit import lookup
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -17,12 +17,8 @@ _job = lookup("installation_jobs", "INS", "get_order lists the installations boo
 
 
 @tool(writes=False)
-def get_installation(db: Session, installation_id: str) -> Row:
-    """An installation job: the item, its slot (date, AM/PM, start time), status and times moved.
-
-    Args:
-        installation_id: the installation id, e.g. INS-10021
-    """
+def get_installation(db: Session, installation_id: InstallationIdWithExample) -> Row:
+    """An installation job: the item, its slot (date, AM/PM, start time), status and times moved."""
     job = _job(db, installation_id)
     slot = db.one("SELECT date, period FROM installation_slots WHERE id = ?", job["slot_id"]) or {}
     return {"installation_id": job["id"], "order_id": job["order_id"], "order_item_id": job["order_item_id"],

@@ -7,6 +7,7 @@ from datetime import timedelta
 from statebox.domains.retail.tools.common import (
     CustomerId,
     OrderNumber,
+    OrderNumberWithExample,
     compact,
     get_customer_row,
     get_order_row,
@@ -37,12 +38,8 @@ def list_customer_orders(db: Session, customer_id: CustomerId) -> list[Row]:
 
 
 @tool(writes=False)
-def get_order(db: Session, order_id: str) -> Row:
-    """An order with its items, payment, shipping address, shipments, returns and installations.
-
-    Args:
-        order_id: the order number, e.g. ORD-10234
-    """
+def get_order(db: Session, order_id: OrderNumberWithExample) -> Row:
+    """An order with its items, payment, shipping address, shipments, returns and installations."""
     o = get_order_row(db, order_id)
     pay = payment_of(db, o["id"])
     address = db.one("SELECT line1, line2, city, region, postal_code, country FROM addresses WHERE id = ?",

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from statebox.domains.retail.tools.common import fetch
+from statebox.domains.retail.tools.common import ProductIdWithExample, found
+from statebox.kit import lookup
 from statebox.tools import NotFound, tool
 from statebox.world import Row, Session
 
+_product_row = lookup("products", None, "search_products finds products by name.")
+
 
 @tool(writes=False)
-def get_product(db: Session, product_id: str) -> Row:
-    """A product: name, category, price, manufacturer warranty months and whether it is installed.
-
-    Args:
-        product_id: the product id, e.g. PRD-125
-    """
-    p = fetch(db, "products", product_id.strip().upper(), "product", "search_products finds products by name.")
+def get_product(db: Session, product_id: ProductIdWithExample) -> Row:
+    """A product: name, category, price, manufacturer warranty months and whether it is installed."""
+    p = _product_row(db, product_id)
     return {**p, "installable": bool(p["installable"])}
 
 
@@ -48,7 +47,6 @@ def check_inventory(db: Session, product_id: str) -> Row:
         product_id: the product id
     """
     pid = product_id.strip().upper()
-    s = db.one("SELECT product_id, warehouse, on_hand, reserved FROM inventory WHERE product_id = ?", pid)
-    if s is None:
-        raise NotFound(f"no stock record for product {pid!r}.", hint="check the product id with get_product.")
+    s = found(db.one("SELECT product_id, warehouse, on_hand, reserved FROM inventory WHERE product_id = ?", pid),
+              f"no stock record for product {pid!r}.", "check the product id with get_product.")
     return {**s, "available": s["on_hand"] - s["reserved"]}

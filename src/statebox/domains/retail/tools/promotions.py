@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
-from statebox.domains.retail.tools.common import OrderNumber, compact, get_order_row, money, now_iso
-from statebox.tools import NotFound, PreconditionFailed, tool
+from statebox.domains.retail.tools.common import (
+    OrderNumber,
+    PromotionCodeWithExample,
+    compact,
+    found,
+    get_order_row,
+    money,
+    now_iso,
+)
+from statebox.tools import PreconditionFailed, tool
 from statebox.world import Row, Session
 
 
 def _promotion(db: Session, code: str) -> Row:
-    p = db.one("SELECT * FROM promotions WHERE upper(code) = upper(?)", code.strip())
-    if p is None:
-        raise NotFound(f"there is no promotion code {code!r}.", hint="ask the customer to spell the code exactly.")
-    return p
+    return found(db.one("SELECT * FROM promotions WHERE upper(code) = upper(?)", code.strip()),
+                 f"there is no promotion code {code!r}.", "ask the customer to spell the code exactly.")
 
 
 @tool(writes=False)
-def get_promotion(db: Session, code: str) -> Row:
-    """A promotion code's terms: discount, minimum subtotal, category, minimum tier, validity dates.
-
-    Args:
-        code: the promotion code, e.g. WELCOME10
-    """
+def get_promotion(db: Session, code: PromotionCodeWithExample) -> Row:
+    """A promotion code's terms: discount, minimum subtotal, category, minimum tier, validity dates."""
     return compact(_promotion(db, code), "id")
 
 

@@ -7,6 +7,8 @@ from typing import Literal
 
 from statebox.domains.retail.tools.common import (
     OrderNumber,
+    ReturnId,
+    ReturnIdWithExample,
     get_order_row,
     items_of,
     json_list,
@@ -33,12 +35,8 @@ def _view(r: Row) -> Row:
 
 
 @tool(writes=False)
-def get_return(db: Session, return_id: str) -> Row:
-    """A return: its items, reason, resolution, status, restocking fee and refund amount.
-
-    Args:
-        return_id: the return id, e.g. RMA-10012
-    """
+def get_return(db: Session, return_id: ReturnIdWithExample) -> Row:
+    """A return: its items, reason, resolution, status, restocking fee and refund amount."""
     return _view(_return_row(db, return_id))
 
 
@@ -87,11 +85,10 @@ def create_return(
 
 
 @tool(writes=True)
-def update_return_status(db: Session, return_id: str, status: Literal["approved", "rejected"]) -> Row:
+def update_return_status(db: Session, return_id: ReturnId, status: Literal["approved", "rejected"]) -> Row:
     """Approve or reject a return the customer requested on the website (status requested).
 
     Args:
-        return_id: the return id
         status: approved or rejected
     """
     r = _return_row(db, return_id)

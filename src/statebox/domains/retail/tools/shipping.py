@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from statebox.domains.retail.tools.common import OrderNumber, compact, fetch, get_order_row, now_iso
+from statebox.domains.retail.tools.common import OrderNumber, compact, get_order_row, now_iso
+from statebox.kit import lookup
 from statebox.tools import NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
+
+_shipment_row = lookup("shipments", None, "get_shipment_tracking lists an order's shipment ids.")
 
 
 @tool(writes=False)
@@ -32,8 +35,7 @@ def open_carrier_investigation(db: Session, shipment_id: str) -> Row:
     Args:
         shipment_id: the shipment id, e.g. SHP-100234 (see get_shipment_tracking)
     """
-    s = fetch(db, "shipments", shipment_id.strip().upper(), "shipment",
-              "get_shipment_tracking lists an order's shipment ids.")
+    s = _shipment_row(db, shipment_id)
     if db.one("SELECT id FROM carrier_investigations WHERE shipment_id = ? AND status = 'open'", s["id"]):
         raise PreconditionFailed(f"an investigation of shipment {s['id']} is already open.")
     inv = db.next_id("carrier_investigations")

@@ -6,9 +6,13 @@ import calendar
 from datetime import date
 from typing import Literal
 
-from statebox.domains.retail.tools.common import compact, fetch, now_iso
-from statebox.tools import NotFound, PreconditionFailed, tool
+from statebox.domains.retail.tools.common import OrderItemIdWithExample, compact, found, now_iso
+from statebox.kit import lookup
+from statebox.tools import PreconditionFailed, tool
 from statebox.world import Row, Session
+
+_contract_row = lookup("warranty_contracts", None, "get_warranty lists the item's protection plans.",
+                       what="protection plan")
 
 
 def add_months(start: date, months: int) -> date:
@@ -22,18 +26,12 @@ def _item(db: Session, order_item_id: str) -> Row:
         "SELECT i.id, i.order_id, i.product_id, p.name, p.warranty_months, o.status, o.delivered_at "
         "FROM order_items i JOIN products p ON p.id = i.product_id JOIN orders o ON o.id = i.order_id "
         "WHERE i.id = ?", order_item_id.strip().upper())
-    if item is None:
-        raise NotFound(f"no order item {order_item_id!r}.", hint="get_order lists an order's item ids.")
-    return item
+    return found(item, f"no order item {order_item_id!r}.", "get_order lists an order's item ids.")
 
 
 @tool(writes=False)
-def get_warranty(db: Session, order_item_id: str) -> Row:
-    """Warranty cover of a purchased item: manufacturer warranty end, protection plans, earlier claims.
-
-    Args:
-        order_item_id: the order item id, e.g. ITM-100345 (see get_order)
-    """
+def get_warranty(db: Session, order_item_id: OrderItemIdWithExample) -> Row:
+    """Warranty cover of a purchased item: manufacturer warranty end, protection plans, earlier claims."""
     item = _item(db, order_item_id)
     ends = None
     if item["delivered_at"]:
@@ -70,8 +68,7 @@ def file_warranty_claim(
         raise PreconditionFailed(f"order {item['order_id']} is {item['status']}; only delivered items can be claimed.")
     cid = None
     if contract_id:
-        c = fetch(db, "warranty_contracts", contract_id.strip().upper(), "protection plan",
-                  "get_warranty lists the item's protection plans.")
+        c = _contract_row(db, contract_id)
         if c["order_item_id"] != item["id"]:
             raise PreconditionFailed(f"plan {c['id']} covers another item ({c['order_item_id']}).")
         cid = c["id"]

@@ -7,7 +7,9 @@ from typing import Literal
 from statebox.domains.travel.tools.common import (
     SEGMENT_VIEW,
     BookingId,
+    BookingIdWithExample,
     PassengerId,
+    PassengerIdWithExample,
     booking_row,
     card_payment,
     passenger_row,
@@ -37,12 +39,9 @@ def find_booking(db: Session, locator: str, last_name: str) -> Row:
 
 
 @tool(writes=False)
-def get_booking(db: Session, booking_id: str) -> Row:
+def get_booking(db: Session, booking_id: BookingIdWithExample) -> Row:
     """Everything on a booking: account holder, passengers, flight segments, seats, hotel stays,
     payments, refunds, charges, bags, assistance, compensations, schedule changes and waitlists.
-
-    Args:
-        booking_id: the booking id, e.g. BKG-10234
     """
     b = booking_row(db, booking_id)
     bid = b["id"]
@@ -108,11 +107,10 @@ def _before_departure(db: Session, booking_id: str) -> None:
 
 
 @tool(writes=True)
-def correct_passenger_name(db: Session, passenger_id: str, first_name: str, last_name: str) -> Row:
+def correct_passenger_name(db: Session, passenger_id: PassengerIdWithExample, first_name: str, last_name: str) -> Row:
     """Correct the spelling of a passenger's name on every ticket of the booking.
 
     Args:
-        passenger_id: the passenger id, e.g. PAX-100234
         first_name: the corrected first name, as on the passport
         last_name: the corrected last name, as on the passport
     """

@@ -6,14 +6,20 @@ from typing import Annotated
 
 from pydantic import Field
 
-from statebox.kit import lookup, normalize_id
-from statebox.tools import NotFound, PreconditionFailed
+from statebox.kit import found, lookup, normalize_id
+from statebox.tools import PreconditionFailed
 from statebox.world import Row, Session
 
 # Arguments described once, for every tool that takes them (a tool's own Args: line says it otherwise).
 PassengerId = Annotated[str, Field(description="the passenger id")]
 TravellerId = Annotated[str, Field(description="the traveller id")]
 BookingId = Annotated[str, Field(description="the booking id")]
+# Ids described with an example of how one looks, for the tools that show it.
+TravellerIdWithExample = Annotated[str, Field(description="the traveller id, e.g. TRV-1042")]
+BookingIdWithExample = Annotated[str, Field(description="the booking id, e.g. BKG-10234")]
+PassengerIdWithExample = Annotated[str, Field(description="the passenger id, e.g. PAX-100234")]
+CreditIdWithExample = Annotated[str, Field(description="the credit or voucher id, e.g. CRD-10234")]
+StayIdWithExample = Annotated[str, Field(description="the hotel stay id, e.g. HTL-10234")]
 
 SEGMENT_VIEW = (
     "SELECT s.id AS segment_id, s.booking_id, s.seq, d.flight_id AS flight_number, f.carrier, f.origin, "
@@ -44,21 +50,15 @@ passenger_row = lookup(
 
 def segment_row(db: Session, segment_id: str) -> Row:
     sid = normalize_id(segment_id, "SEG")
-    row = db.one(SEGMENT_VIEW + "WHERE s.id = ?", sid)
-    if row is None:
-        raise NotFound(f"no flight segment with id {sid!r}.",
-                       hint="segment ids look like SEG-100234; get_booking lists a booking's segments.")
-    return row
+    return found(db.one(SEGMENT_VIEW + "WHERE s.id = ?", sid), f"no flight segment with id {sid!r}.",
+                 "segment ids look like SEG-100234; get_booking lists a booking's segments.")
 
 
 def departure_row(db: Session, departure_id: str) -> Row:
     dep = db.one("SELECT d.*, f.carrier, f.origin, f.destination, f.distance_km FROM departures d "
                  "JOIN flights f ON f.id = d.flight_id WHERE d.id = ?", departure_id.strip().upper())
-    if dep is None:
-        raise NotFound(f"no departure {departure_id!r}.",
-                       hint="departure ids look like AU312-2026-02-20 (flight number and date); "
-                            "search_flights lists them.")
-    return dep
+    return found(dep, f"no departure {departure_id!r}.",
+                 "departure ids look like AU312-2026-02-20 (flight number and date); search_flights lists them.")
 
 
 def card_payment(db: Session, booking_id: str) -> Row:

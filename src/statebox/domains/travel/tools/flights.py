@@ -11,9 +11,12 @@ from statebox.domains.travel.tools.common import (
     passenger_count,
     segment_row,
 )
-from statebox.kit import compact, fetch, money, normalize_id, now_iso, today
+from statebox.kit import compact, lookup, money, now_iso, today
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
+
+_paying_credit_row = lookup("travel_credits", "CRD", "list_travel_credits shows the account holder's credits.")
+_schedule_change_row = lookup("schedule_changes", "SCH", "get_booking lists a booking's schedule changes.")
 
 
 def _minutes(later: str, earlier: str) -> int:
@@ -75,8 +78,7 @@ def list_weather_waivers(db: Session, airport: str | None = None) -> list[Row]:
 
 
 def _credit_for(db: Session, credit_id: str, traveller_id: str, amount: float) -> Row:
-    c = fetch(db, "travel_credits", normalize_id(credit_id, "CRD"), "travel credit",
-              "list_travel_credits shows the account holder's credits.")
+    c = _paying_credit_row(db, credit_id)
     if c["traveller_id"] != traveller_id:
         raise PreconditionFailed(f"credit {c['id']} belongs to another traveller.")
     if c["expires_on"] < today(db):
@@ -85,6 +87,55 @@ def _credit_for(db: Session, credit_id: str, traveller_id: str, amount: float) -
         raise PreconditionFailed(f"credit {c['id']} has only {c['balance']} left; {amount} is due.",
                                  hint="charge the card instead.")
     return c
+
+
+def _departure_to_move_to(db: Session, s: Row, departure_id: str) -> Row:
+    """The departure a confirmed segment can move to: the same route, bookable, a seat left in its cabin."""
+    if s["status"] != "confirmed":
+        raise PreconditionFailed(f"segment {s['segment_id']} is {s['status']}; only confirmed segments move.")
+    new = departure_row(db, departure_id)
+    if (new["origin"], new["destination"]) != (s["origin"], s["destination"]):
+        raise PreconditionFailed(f"{new['id']} flies {new['origin']}-{new['destination']}, not "
+                                 f"{s['origin']}-{s['destination']}.", hint="search_flights on the same route.")
+    if new["id"] == s["departure_id"] or new["status"] != "scheduled" or new["scheduled_departure"] <= now_iso(db):
+        raise PreconditionFailed(f"{new['id']} cannot be booked (it is the current flight, cancelled or past).")
+    if new[f"seats_{s['cabin']}"] <= 0:
+        raise PreconditionFailed(f"{new['id']} has no {s['cabin']} seats left.", hint="see the waitlist rules.")
+    return new
+
+
+def _paying_credit(db: Session, booking_id: str, pay_with: str, credit_id: str | None, due: float) -> Row | None:
+    """The booking holder's travel credit that pays `due` when paying with travel credit; None for the card."""
+    holder = holder_of(db, booking_id)
+    if pay_with == "travel_credit":
+        if not credit_id:
+            raise InvalidArguments("name the credit_id that pays.")
+        return _credit_for(db, credit_id, holder["id"], due)
+    if credit_id:
+        raise InvalidArguments("credit_id goes only with pay_with travel_credit.")
+    return None
+
+
+def _charge_change(db: Session, s: Row, fee: float, due_difference: float, pay_with: str, credit: Row | None) -> None:
+    """Record the change fee and the fare difference due as charges on the booking (those above 0), and take
+    them off the paying credit's balance."""
+    paid_by = credit["id"] if credit else None
+    for kind, amount in (("change_fee", fee), ("fare_difference", due_difference)):
+        if amount > 0:
+            db.insert("charges", {"id": db.next_id("charges"), "booking_id": s["booking_id"], "kind": kind,
+                                  "amount": amount, "paid_with": pay_with, "credit_id": paid_by,
+                                  "segment_id": s["segment_id"], "created_at": now_iso(db)})
+    if credit is not None and fee + due_difference > 0:
+        db.update("travel_credits", credit["id"], balance=money(credit["balance"] - fee - due_difference),
+                  updated_at=now_iso(db))
+
+
+def _move_seats(db: Session, s: Row, new: Row, pax: int) -> None:
+    """The segment's passengers give their seats in its cabin back to its departure and take seats on `new`."""
+    seats = f"seats_{s['cabin']}"
+    old = departure_row(db, s["departure_id"])
+    db.update("departures", old["id"], **{seats: old[seats] + pax})
+    db.update("departures", new["id"], **{seats: new[seats] - pax})
 
 
 @tool(writes=True)
@@ -112,17 +163,7 @@ def change_flight(
         credit_id: the travel credit paying, when pay_with is travel_credit
     """
     s = segment_row(db, segment_id)
-    if s["status"] != "confirmed":
-        raise PreconditionFailed(f"segment {s['segment_id']} is {s['status']}; only confirmed segments move.")
-    new = departure_row(db, new_departure_id)
-    if (new["origin"], new["destination"]) != (s["origin"], s["destination"]):
-        raise PreconditionFailed(f"{new['id']} flies {new['origin']}-{new['destination']}, not "
-                                 f"{s['origin']}-{s['destination']}.", hint="search_flights on the same route.")
-    if new["id"] == s["departure_id"] or new["status"] != "scheduled" or new["scheduled_departure"] <= now_iso(db):
-        raise PreconditionFailed(f"{new['id']} cannot be booked (it is the current flight, cancelled or past).")
-    seats = f"seats_{s['cabin']}"
-    if new[seats] <= 0:
-        raise PreconditionFailed(f"{new['id']} has no {s['cabin']} seats left.", hint="see the waitlist rules.")
+    new = _departure_to_move_to(db, s, new_departure_id)
     if change_fee < 0:
         raise InvalidArguments("change_fee cannot be negative.")
     pax = passenger_count(db, s["booking_id"])
@@ -130,26 +171,9 @@ def change_flight(
     difference = money((fare - s["fare_per_pax"]) * pax)
     due_difference = 0.0 if waive_fare_difference or difference <= 0 else difference
     fee = money(change_fee)
-    holder = holder_of(db, s["booking_id"])
-    credit = None
-    if pay_with == "travel_credit":
-        if not credit_id:
-            raise InvalidArguments("name the credit_id that pays.")
-        credit = _credit_for(db, credit_id, holder["id"], money(fee + due_difference))
-    elif credit_id:
-        raise InvalidArguments("credit_id goes only with pay_with travel_credit.")
-    paid_by = credit["id"] if credit else None
-    for kind, amount in (("change_fee", fee), ("fare_difference", due_difference)):
-        if amount > 0:
-            db.insert("charges", {"id": db.next_id("charges"), "booking_id": s["booking_id"], "kind": kind,
-                                  "amount": amount, "paid_with": pay_with, "credit_id": paid_by,
-                                  "segment_id": s["segment_id"], "created_at": now_iso(db)})
-    if credit is not None and fee + due_difference > 0:
-        db.update("travel_credits", credit["id"], balance=money(credit["balance"] - fee - due_difference),
-                  updated_at=now_iso(db))
-    old = departure_row(db, s["departure_id"])
-    db.update("departures", old["id"], **{seats: old[seats] + pax})
-    db.update("departures", new["id"], **{seats: new[seats] - pax})
+    credit = _paying_credit(db, s["booking_id"], pay_with, credit_id, money(fee + due_difference))
+    _charge_change(db, s, fee, due_difference, pay_with, credit)
+    _move_seats(db, s, new, pax)
     db.update("segments", s["segment_id"], departure_id=new["id"], change_count=s["change_count"] + 1,
               fare_per_pax=fare if due_difference > 0 else s["fare_per_pax"], updated_at=now_iso(db))
     return {"segment_id": s["segment_id"], "new_departure_id": new["id"], "scheduled_departure":
@@ -188,8 +212,7 @@ def resolve_schedule_change(db: Session, change_id: str,
         change_id: the schedule change id, e.g. SCH-10012 (get_booking lists them)
         outcome: accepted (keeps the new time), rebooked (moved to another flight) or refunded
     """
-    c = fetch(db, "schedule_changes", normalize_id(change_id, "SCH"), "schedule change",
-              "get_booking lists a booking's schedule changes.")
+    c = _schedule_change_row(db, change_id)
     if c["status"] != "open":
         raise PreconditionFailed(f"schedule change {c['id']} was already resolved ({c['status']}).")
     db.update("schedule_changes", c["id"], status=outcome, updated_at=now_iso(db))

@@ -8,19 +8,22 @@ from typing import Literal
 from statebox.domains.travel.tools.common import (
     SEGMENT_VIEW,
     BookingId,
+    StayIdWithExample,
     booking_row,
     card_payment,
     holder_of,
     passenger_count,
     segment_row,
 )
-from statebox.kit import fetch, money, normalize_id, now_iso, today
+from statebox.kit import lookup, money, now_iso, today
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 RefundReason = Literal["voluntary_cancellation", "schedule_change", "carrier_cancellation", "hotel_cancellation",
                        "twenty_four_hour_rule"]
 CreditReason = Literal["voluntary_cancellation", "weather_waiver", "flex_fare_difference"]
+
+_stay_row = lookup("hotel_stays", "HTL", "get_booking lists a booking's stays.")
 
 
 def _years_later(day: str, years: int) -> str:
@@ -60,13 +63,9 @@ def cancel_flights(db: Session, booking_id: BookingId) -> Row:
 
 
 @tool(writes=True)
-def cancel_hotel_stay(db: Session, stay_id: str) -> Row:
-    """Cancel a confirmed hotel stay before its check-in date. Moves no money (see issue_refund).
-
-    Args:
-        stay_id: the hotel stay id, e.g. HTL-10234
-    """
-    h = fetch(db, "hotel_stays", normalize_id(stay_id, "HTL"), "hotel stay", "get_booking lists a booking's stays.")
+def cancel_hotel_stay(db: Session, stay_id: StayIdWithExample) -> Row:
+    """Cancel a confirmed hotel stay before its check-in date. Moves no money (see issue_refund)."""
+    h = _stay_row(db, stay_id)
     if h["status"] != "confirmed":
         raise PreconditionFailed(f"stay {h['id']} is {h['status']}.")
     if h["check_in"] <= today(db):

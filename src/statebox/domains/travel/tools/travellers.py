@@ -5,10 +5,19 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from statebox.domains.travel.tools.common import TravellerId, segment_row, traveller_row
-from statebox.kit import compact, fetch, normalize_id, now_iso, today
+from statebox.domains.travel.tools.common import (
+    CreditIdWithExample,
+    TravellerId,
+    TravellerIdWithExample,
+    segment_row,
+    traveller_row,
+)
+from statebox.kit import compact, lookup, now_iso, today
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
+
+_credit_row = lookup(
+    "travel_credits", "CRD", "credit ids look like CRD-10234; list_travel_credits shows a traveller's credits.")
 
 
 def _digits(phone: str) -> str:
@@ -39,24 +48,20 @@ def find_traveller(db: Session, email: str | None = None, phone: str | None = No
 
 
 @tool(writes=False)
-def get_traveller(db: Session, traveller_id: str) -> Row:
-    """A traveller's account: contact details, loyalty tier, points balance and member-since date.
-
-    Args:
-        traveller_id: the traveller id, e.g. TRV-1042
-    """
+def get_traveller(db: Session, traveller_id: TravellerIdWithExample) -> Row:
+    """A traveller's account: contact details, loyalty tier, points balance and member-since date."""
     return compact(traveller_row(db, traveller_id), "updated_at")
 
 
 @tool(writes=False)
 def list_traveller_bookings(db: Session, traveller_id: TravellerId) -> list[Row]:
     """The bookings a traveller holds, newest first, with their first flight."""
-    t = traveller_row(db, traveller_id)
     rows = db.all(
         "SELECT b.id AS booking_id, b.locator, b.status, b.created_at, "
         "(SELECT d.flight_id || ' ' || d.date FROM segments s JOIN departures d ON d.id = s.departure_id "
         " WHERE s.booking_id = b.id ORDER BY s.seq LIMIT 1) AS first_flight "
-        "FROM bookings b WHERE b.traveller_id = ? ORDER BY b.created_at DESC, b.id DESC", t["id"])
+        "FROM bookings b WHERE b.traveller_id = ? ORDER BY b.created_at DESC, b.id DESC",
+        traveller_row(db, traveller_id)["id"])
     return [compact(r) for r in rows]
 
 
@@ -74,14 +79,9 @@ def list_travel_credits(db: Session, traveller_id: TravellerId) -> list[Row]:
 
 
 @tool(writes=True)
-def reinstate_credit(db: Session, credit_id: str) -> Row:
-    """Bring an expired travel credit or voucher back to life: it runs 90 more days from today.
-
-    Args:
-        credit_id: the credit or voucher id, e.g. CRD-10234
-    """
-    c = fetch(db, "travel_credits", normalize_id(credit_id, "CRD"), "travel credit",
-              "credit ids look like CRD-10234; list_travel_credits shows a traveller's credits.")
+def reinstate_credit(db: Session, credit_id: CreditIdWithExample) -> Row:
+    """Bring an expired travel credit or voucher back to life: it runs 90 more days from today."""
+    c = _credit_row(db, credit_id)
     if c["expires_on"] >= today(db):
         raise PreconditionFailed(f"credit {c['id']} has not expired (valid through {c['expires_on']}).")
     if c["reinstated"]:
