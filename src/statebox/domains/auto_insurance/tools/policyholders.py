@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from statebox.domains.auto_insurance.tools.common import policy_row, policyholder_row
+from statebox.domains.auto_insurance.tools.common import PolicyholderId, policy_row, policyholder_row
 from statebox.kit import compact, normalize_id, now_iso
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -46,12 +46,8 @@ def find_policyholder(
 
 
 @tool(writes=False)
-def get_policyholder(db: Session, policyholder_id: str) -> Row:
-    """A policyholder's profile: contact details, mailing address, payment methods on file and policies.
-
-    Args:
-        policyholder_id: the policyholder id, e.g. PH-1042
-    """
+def get_policyholder(db: Session, policyholder_id: PolicyholderId) -> Row:
+    """A policyholder's profile: contact details, mailing address, payment methods on file and policies."""
     ph = policyholder_row(db, policyholder_id)
     methods = db.all("SELECT id AS payment_method_id, kind, brand, last4, is_default FROM payment_methods "
                      "WHERE policyholder_id = ? ORDER BY id", ph["id"])

@@ -5,7 +5,16 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-from statebox.domains.auto_insurance.tools.common import ClaimId, claim_line_row, claim_row, parse_date
+from statebox.domains.auto_insurance.tools.common import (
+    AdjusterId,
+    ClaimId,
+    RepairShopId,
+    adjuster_row,
+    claim_line_row,
+    claim_row,
+    parse_date,
+    repair_shop_row,
+)
 from statebox.kit import fetch, money, normalize_id, now_iso, today
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -42,14 +51,10 @@ def list_adjusters(
 
 
 @tool(writes=True)
-def assign_adjuster(db: Session, claim_id: ClaimId, adjuster_id: str) -> Row:
-    """Assign a claim to an adjuster.
-
-    Args:
-        adjuster_id: the adjuster, e.g. ADJ-104
-    """
+def assign_adjuster(db: Session, claim_id: ClaimId, adjuster_id: AdjusterId) -> Row:
+    """Assign a claim to an adjuster."""
     c = claim_row(db, claim_id)
-    a = fetch(db, "adjusters", normalize_id(adjuster_id, "ADJ"), "adjuster", "list_adjusters lists them.")
+    a = adjuster_row(db, adjuster_id)
     if not a["active"]:
         raise PreconditionFailed(f"adjuster {a['id']} is not active.")
     db.update("claims", c["id"], adjuster_id=a["id"], updated_at=now_iso(db))
@@ -57,14 +62,10 @@ def assign_adjuster(db: Session, claim_id: ClaimId, adjuster_id: str) -> Row:
 
 
 @tool(writes=True)
-def assign_repair_shop(db: Session, claim_id: ClaimId, repair_shop_id: str) -> Row:
-    """Send a claim's vehicle to a repair shop (the shop then sends us its estimate).
-
-    Args:
-        repair_shop_id: the shop, e.g. RSH-104
-    """
+def assign_repair_shop(db: Session, claim_id: ClaimId, repair_shop_id: RepairShopId) -> Row:
+    """Send a claim's vehicle to a repair shop (the shop then sends us its estimate)."""
     c = claim_row(db, claim_id)
-    s = fetch(db, "repair_shops", normalize_id(repair_shop_id, "RSH"), "repair shop", "find_repair_shops lists them.")
+    s = repair_shop_row(db, repair_shop_id)
     db.update("claims", c["id"], repair_shop_id=s["id"], updated_at=now_iso(db))
     return {"claim_id": c["id"], "repair_shop_id": s["id"], "name": s["name"], "network": bool(s["network"])}
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from statebox.kit import fetch, lookup, normalize_id
+from statebox.kit import lookup
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed
 from statebox.world import Row, Session
 
@@ -30,12 +30,17 @@ engagement_row = lookup(
 )
 
 
+_approval = lookup(
+    "approval_requests", "APR",
+    "approval ids look like APR-50001; create one with create_approval_request.",
+)
+
+
 def approval_row(db: Session, approval_id: str | None, requester: Row) -> Row | None:
     """The approval an item is linked to: it must be the requester's and not rejected."""
     if approval_id is None:
         return None
-    a = fetch(db, "approval_requests", normalize_id(approval_id, "APR"), "approval request",
-              "approval ids look like APR-50001; create one with create_approval_request.")
+    a = _approval(db, approval_id)
     if a["requester_id"] != requester["id"]:
         raise PreconditionFailed(f"approval {a['id']} was requested by {a['requester_id']}, not {requester['id']}.")
     if a["status"] == "rejected":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from statebox.domains.consulting.tools.common import CoveringApproval, EmployeeId, approval_row, employee_row
-from statebox.kit import compact, fetch, lookup, normalize_id, now_iso
+from statebox.kit import compact, lookup, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
@@ -13,6 +13,7 @@ Kind = Literal["laptop", "phone", "monitor", "dock", "headset"]
 
 
 _device = lookup("devices", "AST", "asset tags look like AST-10234; list an employee's devices with list_devices.")
+_model = lookup("device_models", "MDL", "model ids look like MDL-101; see list_device_models.")
 
 
 @tool(writes=False)
@@ -64,8 +65,7 @@ def order_device(
         country: home address country code, e.g. US (ship_to home)
     """
     e = employee_row(db, employee_id)
-    m = fetch(db, "device_models", normalize_id(model_id, "MDL"), "device model",
-              "model ids look like MDL-101; see list_device_models.")
+    m = _model(db, model_id)
     old = None
     if replaces_asset_id:
         old = _device(db, replaces_asset_id)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from statebox.domains.consulting.tools.common import (
     EmployeeId,
@@ -12,11 +14,14 @@ from statebox.domains.consulting.tools.common import (
     parse_day,
     uploaded_document,
 )
-from statebox.kit import compact, fetch, money, normalize_id, now_iso
+from statebox.kit import compact, lookup, money, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 Category = Literal["meals", "lodging", "transport", "mileage", "client_entertainment"]
+ExpenseId = Annotated[str, Field(description="the claim, e.g. EXP-10234")]
+
+_claim = lookup("expense_claims", "EXP", "claim ids look like EXP-10234; see list_expense_claims.")
 
 
 @tool(writes=False)
@@ -87,14 +92,9 @@ def file_expense_claim(
 
 
 @tool(writes=True)
-def reimburse_expense(db: Session, expense_id: str) -> Row:
-    """Pay an approved claim's reimbursable amount to the employee (the claim becomes reimbursed).
-
-    Args:
-        expense_id: the claim, e.g. EXP-10234
-    """
-    x = fetch(db, "expense_claims", normalize_id(expense_id, "EXP"), "expense claim",
-              "claim ids look like EXP-10234; see list_expense_claims.")
+def reimburse_expense(db: Session, expense_id: ExpenseId) -> Row:
+    """Pay an approved claim's reimbursable amount to the employee (the claim becomes reimbursed)."""
+    x = _claim(db, expense_id)
     if x["status"] != "approved":
         raise PreconditionFailed(f"claim {x['id']} is {x['status']}; only approved claims are reimbursed.")
     rid = db.next_id("reimbursements")

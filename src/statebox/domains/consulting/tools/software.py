@@ -10,13 +10,16 @@ from statebox.domains.consulting.tools.common import (
     engagement_row,
     parse_day,
 )
-from statebox.kit import compact, fetch, lookup, normalize_id, now_iso, today
+from statebox.kit import compact, lookup, now_iso, today
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 _software = lookup(
     "software", "SW",
     "software ids look like SW-118; search the catalogue with search_software.", what="software title",
+)
+_grant = lookup(
+    "access_grants", "ACC", "grant ids look like ACC-10234; list them with list_access_grants.", what="grant",
 )
 
 
@@ -83,8 +86,7 @@ def revoke_software_access(db: Session, grant_id: str, revoke_on: str | None = N
         grant_id: the grant, e.g. ACC-10234
         revoke_on: YYYY-MM-DD for a scheduled revocation; empty to revoke today
     """
-    g = fetch(db, "access_grants", normalize_id(grant_id, "ACC"), "grant",
-              "grant ids look like ACC-10234; list them with list_access_grants.")
+    g = _grant(db, grant_id)
     if g["status"] == "revoked":
         raise PreconditionFailed(f"grant {g['id']} is already revoked.")
     on = parse_day(revoke_on, "revoke_on").isoformat() if revoke_on else today(db)
