@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from statebox.domains.consulting.tools.common import (
+    ByEmployee,
     EmployeeId,
     approval_row,
     employee_row,
@@ -22,6 +23,8 @@ Category = Literal["meals", "lodging", "transport", "mileage", "client_entertain
 ExpenseId = Annotated[str, Field(description="the claim, e.g. EXP-10234")]
 
 _claim = lookup("expense_claims", "EXP", "claim ids look like EXP-10234; see list_expense_claims.")
+_claims = ByEmployee("expense_id",
+                     "SELECT * FROM expense_claims WHERE employee_id = ? ORDER BY expense_date DESC, id DESC")
 
 
 @tool(writes=False)
@@ -40,9 +43,7 @@ def get_city_band(db: Session, city: str) -> Row:
 @tool(writes=False)
 def list_expense_claims(db: Session, employee_id: EmployeeId) -> list[Row]:
     """An employee's expense claims, newest expense first."""
-    e = employee_row(db, employee_id)
-    rows = db.all("SELECT * FROM expense_claims WHERE employee_id = ? ORDER BY expense_date DESC, id DESC", e["id"])
-    return [{"expense_id": r["id"], **compact(r, "id", "employee_id")} for r in rows]
+    return _claims(db, employee_id)
 
 
 @tool(writes=True)

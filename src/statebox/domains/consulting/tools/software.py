@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from statebox.domains.consulting.tools.common import (
+    ByEmployee,
     CoveringApproval,
     EmployeeId,
     approval_row,
@@ -21,6 +22,8 @@ _software = lookup(
 _grant = lookup(
     "access_grants", "ACC", "grant ids look like ACC-10234; list them with list_access_grants.", what="grant",
 )
+_grants = ByEmployee("grant_id", "SELECT g.*, s.name AS software, s.annual_cost FROM access_grants g JOIN software s "
+                                 "ON s.id = g.software_id WHERE g.employee_id = ? ORDER BY g.granted_at, g.id")
 
 
 @tool(writes=False)
@@ -43,10 +46,7 @@ def search_software(db: Session, query: str) -> list[Row]:
 @tool(writes=False)
 def list_access_grants(db: Session, employee_id: EmployeeId) -> list[Row]:
     """An employee's software licences (active, pending approval, scheduled or done revocations)."""
-    e = employee_row(db, employee_id)
-    rows = db.all("SELECT g.*, s.name AS software, s.annual_cost FROM access_grants g JOIN software s "
-                  "ON s.id = g.software_id WHERE g.employee_id = ? ORDER BY g.granted_at, g.id", e["id"])
-    return [{"grant_id": r["id"], **compact(r, "id", "employee_id")} for r in rows]
+    return _grants(db, employee_id)
 
 
 @tool(writes=True)
