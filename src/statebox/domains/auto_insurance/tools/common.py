@@ -13,6 +13,7 @@ from statebox.world import Row, Session
 
 # Arguments described once, for every tool that takes them (a tool's own Args: line says it otherwise).
 ClaimId = Annotated[str, Field(description="the claim number")]
+ClaimLineId = Annotated[str, Field(description="the claim line id, e.g. CLL-100234")]
 PolicyNumber = Annotated[str, Field(description="the policy number")]
 VehicleId = Annotated[str, Field(description="the vehicle id")]
 PolicyholderId = Annotated[str, Field(description="the policyholder id, e.g. PH-1042")]

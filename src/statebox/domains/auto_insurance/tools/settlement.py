@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from statebox.domains.auto_insurance.tools.common import (
     AdjusterId,
     ClaimId,
+    ClaimLineId,
     RepairShopId,
     adjuster_row,
     claim_line_row,
@@ -21,6 +24,8 @@ from statebox.world import Row, Session
 
 DenialReason = Literal["covered", "not_in_force", "vehicle_not_listed", "excluded_driver", "business_use",
                        "no_coverage", "below_deductible"]
+Decision = Annotated[Literal["approved", "denied"], Field(description="approved or denied")]
+Payee = Annotated[Literal["repair_shop", "insured"], Field(description="repair_shop or insured")]
 
 
 @tool(writes=False)
@@ -72,14 +77,12 @@ def assign_repair_shop(db: Session, claim_id: ClaimId, repair_shop_id: RepairSho
 
 @tool(writes=True)
 def decide_claim_line(
-    db: Session, claim_line_id: str, decision: Literal["approved", "denied"], reason: DenialReason,
+    db: Session, claim_line_id: ClaimLineId, decision: Decision, reason: DenialReason,
     approved_amount: float | None = None,
 ) -> Row:
     """Approve a claim line for an amount, or deny it with the reason.
 
     Args:
-        claim_line_id: the claim line id, e.g. CLL-100234
-        decision: approved or denied
         reason: covered (for an approval) or why the line is denied
         approved_amount: the amount payable on an approved line (estimate minus deductible)
     """
@@ -100,14 +103,12 @@ def decide_claim_line(
 
 @tool(writes=True)
 def issue_claim_payment(
-    db: Session, claim_line_id: str, payee: Literal["repair_shop", "insured"], amount: float,
-    repair_shop_id: str | None = None,
+    db: Session, claim_line_id: str, payee: Payee, amount: float, repair_shop_id: str | None = None,
 ) -> Row:
     """Pay an approved claim line to a repair shop or to the policyholder. A fully paid line becomes paid.
 
     Args:
         claim_line_id: the approved claim line
-        payee: repair_shop or insured
         amount: dollars to pay, at most the line's approved amount not yet paid
         repair_shop_id: the shop to pay (required when payee is repair_shop)
     """

@@ -17,14 +17,8 @@ _requested = ByEmployee("approval_id", "SELECT * FROM approval_requests WHERE re
 
 @tool(writes=True)
 def create_approval_request(
-    db: Session,
-    requester_id: str,
-    approver_id: str,
-    kind: Kind,
-    item_id: str | None = None,
-    amount: float | None = None,
-    evidence_document_id: str | None = None,
-    note: str | None = None,
+    db: Session, requester_id: str, approver_id: str, kind: Kind, item_id: str | None = None,
+    amount: float | None = None, evidence_document_id: str | None = None, note: str | None = None,
 ) -> Row:
     """Ask one approver to approve a request. With evidence (an uploaded written approval) it is approved at once.
 

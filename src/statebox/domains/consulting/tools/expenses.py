@@ -48,17 +48,9 @@ def list_expense_claims(db: Session, employee_id: EmployeeId) -> list[Row]:
 
 @tool(writes=True)
 def file_expense_claim(
-    db: Session,
-    employee_id: str,
-    category: Category,
-    expense_date: str,
-    city: str,
-    amount: float,
-    reimbursable_amount: float,
-    engagement_id: str | None = None,
-    receipt_document_id: str | None = None,
-    approval_id: str | None = None,
-    description: str | None = None,
+    db: Session, employee_id: str, category: Category, expense_date: str, city: str, amount: float,
+    reimbursable_amount: float, engagement_id: str | None = None, receipt_document_id: str | None = None,
+    approval_id: str | None = None, description: str | None = None,
 ) -> Row:
     """File an expense claim: approved, or awaiting_approval when linked to a pending approval.
 
