@@ -16,6 +16,18 @@ def _digits(phone: str) -> str:
     return re.sub(r"\D", "", phone)[-10:]
 
 
+def _matching(db: Session, email: str | None, phone: str | None, policy_id: str | None) -> list[Row]:
+    """The policyholders with this email, else this phone number, else this policy."""
+    if email:
+        return db.all("SELECT * FROM policyholders WHERE lower(email) = lower(?)", email.strip())
+    if phone:
+        return [r for r in db.all("SELECT * FROM policyholders") if _digits(r["phone"]) == _digits(phone)]
+    if policy_id:
+        pol = db.one("SELECT policyholder_id FROM policies WHERE id = ?", normalize_id(policy_id, "POL"))
+        return db.all("SELECT * FROM policyholders WHERE id = ?", pol["policyholder_id"]) if pol else []
+    raise InvalidArguments("give an email, a phone number or a policy number.")
+
+
 @tool(writes=False)
 def find_policyholder(
     db: Session, email: str | None = None, phone: str | None = None, policy_id: str | None = None,
@@ -29,15 +41,7 @@ def find_policyholder(
         phone: the phone number on file, in any format
         policy_id: a policy number, e.g. POL-10234
     """
-    if email:
-        rows = db.all("SELECT * FROM policyholders WHERE lower(email) = lower(?)", email.strip())
-    elif phone:
-        rows = [r for r in db.all("SELECT * FROM policyholders") if _digits(r["phone"]) == _digits(phone)]
-    elif policy_id:
-        pol = db.one("SELECT policyholder_id FROM policies WHERE id = ?", normalize_id(policy_id, "POL"))
-        rows = db.all("SELECT * FROM policyholders WHERE id = ?", pol["policyholder_id"]) if pol else []
-    else:
-        raise InvalidArguments("give an email, a phone number or a policy number.")
+    rows = _matching(db, email, phone, policy_id)
     if not rows:
         raise NotFound("no policyholder matches.",
                        hint="ask the customer to check the policy number on their ID card, or for the email on file.")
