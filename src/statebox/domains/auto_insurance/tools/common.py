@@ -23,6 +23,7 @@ RepairShopId = Annotated[str, Field(description="the shop, e.g. RSH-104")]
 EffectiveDate = Annotated[str, Field(description="YYYY-MM-DD")]
 PremiumChange = Annotated[
     float, Field(description="the prorated premium change for the rest of the term (a credit is negative)")]
+AddedPremium = Annotated[float, Field(description="the prorated premium for the rest of the term, in dollars")]
 
 policyholder_row = lookup(
     "policyholders", "PH",
