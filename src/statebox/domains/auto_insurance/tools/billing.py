@@ -5,8 +5,15 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-from statebox.domains.auto_insurance.tools.common import PolicyNumber, default_payment_method, parse_date, policy_row
-from statebox.kit import fetch, money, normalize_id, now_iso, today
+from statebox.domains.auto_insurance.tools.common import (
+    InstallmentId,
+    PolicyNumber,
+    default_payment_method,
+    installment_row,
+    parse_date,
+    policy_row,
+)
+from statebox.kit import money, normalize_id, now_iso, today
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
 
@@ -60,14 +67,9 @@ def pay_installments(db: Session, policy_id: PolicyNumber, installment_ids: list
 
 
 @tool(writes=True)
-def waive_late_fee(db: Session, installment_id: str) -> Row:
-    """Waive the late fee of an unpaid installment (a paid fee cannot be waived afterwards).
-
-    Args:
-        installment_id: the installment id, e.g. INS-100234
-    """
-    i = fetch(db, "installments", normalize_id(installment_id, "INS"), "installment",
-              "get_policy lists a policy's installments.")
+def waive_late_fee(db: Session, installment_id: InstallmentId) -> Row:
+    """Waive the late fee of an unpaid installment (a paid fee cannot be waived afterwards)."""
+    i = installment_row(db, installment_id)
     if i["status"] == "paid":
         raise PreconditionFailed(f"installment {i['id']} was already paid with its fee.")
     if not i["late_fee"]:

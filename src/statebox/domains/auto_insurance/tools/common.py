@@ -13,11 +13,17 @@ from statebox.world import Row, Session
 
 # Arguments described once, for every tool that takes them (a tool's own Args: line says it otherwise).
 ClaimId = Annotated[str, Field(description="the claim number")]
+ClaimLineId = Annotated[str, Field(description="the claim line id, e.g. CLL-100234")]
 PolicyNumber = Annotated[str, Field(description="the policy number")]
 VehicleId = Annotated[str, Field(description="the vehicle id")]
+PolicyholderId = Annotated[str, Field(description="the policyholder id, e.g. PH-1042")]
+InstallmentId = Annotated[str, Field(description="the installment id, e.g. INS-100234")]
+AdjusterId = Annotated[str, Field(description="the adjuster, e.g. ADJ-104")]
+RepairShopId = Annotated[str, Field(description="the shop, e.g. RSH-104")]
 EffectiveDate = Annotated[str, Field(description="YYYY-MM-DD")]
 PremiumChange = Annotated[
     float, Field(description="the prorated premium change for the rest of the term (a credit is negative)")]
+AddedPremium = Annotated[float, Field(description="the prorated premium for the rest of the term, in dollars")]
 
 policyholder_row = lookup(
     "policyholders", "PH",
@@ -42,6 +48,15 @@ claim_row = lookup("claims", "CLM", "claim numbers look like CLM-10234; get_poli
 
 
 claim_line_row = lookup("claim_lines", "CLL", "claim line ids look like CLL-100234; get_claim lists a claim's lines.")
+
+
+installment_row = lookup("installments", "INS", "get_policy lists a policy's installments.")
+
+
+adjuster_row = lookup("adjusters", "ADJ", "list_adjusters lists them.")
+
+
+repair_shop_row = lookup("repair_shops", "RSH", "find_repair_shops lists them.")
 
 
 def parse_date(value: str, field: str) -> date:

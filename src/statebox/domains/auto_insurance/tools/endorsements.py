@@ -8,6 +8,7 @@ from typing_extensions import TypedDict
 
 from statebox.domains.auto_insurance.rating import RATES, driver_surcharge
 from statebox.domains.auto_insurance.tools.common import (
+    AddedPremium,
     EffectiveDate,
     PolicyNumber,
     PremiumChange,
@@ -55,7 +56,7 @@ def _coverage_row(vehicle_id: str, cid: str, coverage: str, option: str, effecti
 def add_driver(
     db: Session, policy_id: PolicyNumber, first_name: str, last_name: str, date_of_birth: str, license_number: str,
     license_state: str, relationship: Literal["spouse", "child", "other_household"], effective_date: str,
-    premium_change: float,
+    premium_change: AddedPremium,
 ) -> Row:
     """List a new driver on a policy. The annual premium gains the driver's age surcharge (rating table).
 
@@ -67,7 +68,6 @@ def add_driver(
         license_state: the two-letter state that issued the licence
         relationship: how the driver is related to the policyholder
         effective_date: YYYY-MM-DD, when the driver is covered from
-        premium_change: the prorated premium for the rest of the term, in dollars
     """
     p = policy_row(db, policy_id)
     effective = endorsable(db, p, effective_date)
@@ -120,7 +120,7 @@ def update_driver_status(
 def add_vehicle(
     db: Session, policy_id: PolicyNumber, vin: str, year: int, make: str, model: str,
     use: Literal["pleasure", "commute", "business"], coverages: CoverageChoice, effective_date: EffectiveDate,
-    premium_change: float,
+    premium_change: AddedPremium,
 ) -> Row:
     """Add a vehicle, garaged at the policyholder's mailing address, with the coverages chosen.
 
@@ -132,7 +132,6 @@ def add_vehicle(
         use: pleasure, commute or business
         coverages: the option for each coverage, e.g. {"liability": "100/300/100", "collision": "500"}; liability
             is required, a coverage left out or null is not bought
-        premium_change: the prorated premium for the rest of the term, in dollars
     """
     p = policy_row(db, policy_id)
     effective = endorsable(db, p, effective_date)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from statebox.domains.auto_insurance.tools.common import policy_row, policyholder_row
+from statebox.domains.auto_insurance.tools.common import PolicyholderId, policy_row, policyholder_row
 from statebox.kit import compact, normalize_id, now_iso
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed, tool
 from statebox.world import Row, Session
@@ -14,6 +14,18 @@ WRITTEN_STATES = ("OR", "WA")
 
 def _digits(phone: str) -> str:
     return re.sub(r"\D", "", phone)[-10:]
+
+
+def _matching(db: Session, email: str | None, phone: str | None, policy_id: str | None) -> list[Row]:
+    """The policyholders with this email, else this phone number, else this policy."""
+    if email:
+        return db.all("SELECT * FROM policyholders WHERE lower(email) = lower(?)", email.strip())
+    if phone:
+        return [r for r in db.all("SELECT * FROM policyholders") if _digits(r["phone"]) == _digits(phone)]
+    if policy_id:
+        pol = db.one("SELECT policyholder_id FROM policies WHERE id = ?", normalize_id(policy_id, "POL"))
+        return db.all("SELECT * FROM policyholders WHERE id = ?", pol["policyholder_id"]) if pol else []
+    raise InvalidArguments("give an email, a phone number or a policy number.")
 
 
 @tool(writes=False)
@@ -29,15 +41,7 @@ def find_policyholder(
         phone: the phone number on file, in any format
         policy_id: a policy number, e.g. POL-10234
     """
-    if email:
-        rows = db.all("SELECT * FROM policyholders WHERE lower(email) = lower(?)", email.strip())
-    elif phone:
-        rows = [r for r in db.all("SELECT * FROM policyholders") if _digits(r["phone"]) == _digits(phone)]
-    elif policy_id:
-        pol = db.one("SELECT policyholder_id FROM policies WHERE id = ?", normalize_id(policy_id, "POL"))
-        rows = db.all("SELECT * FROM policyholders WHERE id = ?", pol["policyholder_id"]) if pol else []
-    else:
-        raise InvalidArguments("give an email, a phone number or a policy number.")
+    rows = _matching(db, email, phone, policy_id)
     if not rows:
         raise NotFound("no policyholder matches.",
                        hint="ask the customer to check the policy number on their ID card, or for the email on file.")
@@ -46,12 +50,8 @@ def find_policyholder(
 
 
 @tool(writes=False)
-def get_policyholder(db: Session, policyholder_id: str) -> Row:
-    """A policyholder's profile: contact details, mailing address, payment methods on file and policies.
-
-    Args:
-        policyholder_id: the policyholder id, e.g. PH-1042
-    """
+def get_policyholder(db: Session, policyholder_id: PolicyholderId) -> Row:
+    """A policyholder's profile: contact details, mailing address, payment methods on file and policies."""
     ph = policyholder_row(db, policyholder_id)
     methods = db.all("SELECT id AS payment_method_id, kind, brand, last4, is_default FROM payment_methods "
                      "WHERE policyholder_id = ? ORDER BY id", ph["id"])

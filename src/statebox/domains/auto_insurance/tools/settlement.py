@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Annotated, Literal
 
-from statebox.domains.auto_insurance.tools.common import ClaimId, claim_line_row, claim_row, parse_date
+from pydantic import Field
+
+from statebox.domains.auto_insurance.tools.common import (
+    AdjusterId,
+    ClaimId,
+    ClaimLineId,
+    RepairShopId,
+    adjuster_row,
+    claim_line_row,
+    claim_row,
+    parse_date,
+    repair_shop_row,
+)
 from statebox.kit import fetch, money, normalize_id, now_iso, today
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 DenialReason = Literal["covered", "not_in_force", "vehicle_not_listed", "excluded_driver", "business_use",
                        "no_coverage", "below_deductible"]
+Decision = Annotated[Literal["approved", "denied"], Field(description="approved or denied")]
+Payee = Annotated[Literal["repair_shop", "insured"], Field(description="repair_shop or insured")]
 
 
 @tool(writes=False)
@@ -42,14 +56,10 @@ def list_adjusters(
 
 
 @tool(writes=True)
-def assign_adjuster(db: Session, claim_id: ClaimId, adjuster_id: str) -> Row:
-    """Assign a claim to an adjuster.
-
-    Args:
-        adjuster_id: the adjuster, e.g. ADJ-104
-    """
+def assign_adjuster(db: Session, claim_id: ClaimId, adjuster_id: AdjusterId) -> Row:
+    """Assign a claim to an adjuster."""
     c = claim_row(db, claim_id)
-    a = fetch(db, "adjusters", normalize_id(adjuster_id, "ADJ"), "adjuster", "list_adjusters lists them.")
+    a = adjuster_row(db, adjuster_id)
     if not a["active"]:
         raise PreconditionFailed(f"adjuster {a['id']} is not active.")
     db.update("claims", c["id"], adjuster_id=a["id"], updated_at=now_iso(db))
@@ -57,28 +67,22 @@ def assign_adjuster(db: Session, claim_id: ClaimId, adjuster_id: str) -> Row:
 
 
 @tool(writes=True)
-def assign_repair_shop(db: Session, claim_id: ClaimId, repair_shop_id: str) -> Row:
-    """Send a claim's vehicle to a repair shop (the shop then sends us its estimate).
-
-    Args:
-        repair_shop_id: the shop, e.g. RSH-104
-    """
+def assign_repair_shop(db: Session, claim_id: ClaimId, repair_shop_id: RepairShopId) -> Row:
+    """Send a claim's vehicle to a repair shop (the shop then sends us its estimate)."""
     c = claim_row(db, claim_id)
-    s = fetch(db, "repair_shops", normalize_id(repair_shop_id, "RSH"), "repair shop", "find_repair_shops lists them.")
+    s = repair_shop_row(db, repair_shop_id)
     db.update("claims", c["id"], repair_shop_id=s["id"], updated_at=now_iso(db))
     return {"claim_id": c["id"], "repair_shop_id": s["id"], "name": s["name"], "network": bool(s["network"])}
 
 
 @tool(writes=True)
 def decide_claim_line(
-    db: Session, claim_line_id: str, decision: Literal["approved", "denied"], reason: DenialReason,
+    db: Session, claim_line_id: ClaimLineId, decision: Decision, reason: DenialReason,
     approved_amount: float | None = None,
 ) -> Row:
     """Approve a claim line for an amount, or deny it with the reason.
 
     Args:
-        claim_line_id: the claim line id, e.g. CLL-100234
-        decision: approved or denied
         reason: covered (for an approval) or why the line is denied
         approved_amount: the amount payable on an approved line (estimate minus deductible)
     """
@@ -99,14 +103,12 @@ def decide_claim_line(
 
 @tool(writes=True)
 def issue_claim_payment(
-    db: Session, claim_line_id: str, payee: Literal["repair_shop", "insured"], amount: float,
-    repair_shop_id: str | None = None,
+    db: Session, claim_line_id: str, payee: Payee, amount: float, repair_shop_id: str | None = None,
 ) -> Row:
     """Pay an approved claim line to a repair shop or to the policyholder. A fully paid line becomes paid.
 
     Args:
         claim_line_id: the approved claim line
-        payee: repair_shop or insured
         amount: dollars to pay, at most the line's approved amount not yet paid
         repair_shop_id: the shop to pay (required when payee is repair_shop)
     """

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from statebox.domains.consulting.tools.common import employee_row, parse_day
 from statebox.kit import now_iso, today
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
+
+AccountHolder = Annotated[str, Field(description="whose account")]
 
 
 def _account(db: Session, employee_id: str) -> Row:
@@ -19,11 +23,12 @@ def _account(db: Session, employee_id: str) -> Row:
 
 
 @tool(writes=True)
-def schedule_account_change(db: Session, employee_id: str, action: Literal["activate", "disable"], on_date: str) -> Row:
+def schedule_account_change(
+    db: Session, employee_id: AccountHolder, action: Literal["activate", "disable"], on_date: str,
+) -> Row:
     """Schedule a directory account to be activated (a joiner) or disabled (a leaver) on a date.
 
     Args:
-        employee_id: whose account
         action: activate or disable
         on_date: the date, YYYY-MM-DD
     """
@@ -43,12 +48,8 @@ def schedule_account_change(db: Session, employee_id: str, action: Literal["acti
 
 
 @tool(writes=True)
-def reset_mfa(db: Session, employee_id: str) -> Row:
-    """Reset multi-factor authentication: the employee enrols their phone again at next sign-in.
-
-    Args:
-        employee_id: whose account
-    """
+def reset_mfa(db: Session, employee_id: AccountHolder) -> Row:
+    """Reset multi-factor authentication: the employee enrols their phone again at next sign-in."""
     acc = _account(db, employee_id)
     if acc["status"] != "active":
         raise PreconditionFailed(f"the account of {acc['employee_id']} is {acc['status']}; it cannot be reset.",

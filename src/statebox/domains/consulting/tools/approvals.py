@@ -4,24 +4,21 @@ from __future__ import annotations
 
 from typing import Literal
 
-from statebox.domains.consulting.tools.common import employee_row, uploaded_document
+from statebox.domains.consulting.tools.common import ByEmployee, employee_row, uploaded_document
 from statebox.kit import compact, money, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 Kind = Literal["software", "device", "training", "leave", "expense"]
 
+_requested = ByEmployee("approval_id", "SELECT * FROM approval_requests WHERE requester_id = ? "
+                                       "ORDER BY created_at DESC, id DESC", owner="requester_id")
+
 
 @tool(writes=True)
 def create_approval_request(
-    db: Session,
-    requester_id: str,
-    approver_id: str,
-    kind: Kind,
-    item_id: str | None = None,
-    amount: float | None = None,
-    evidence_document_id: str | None = None,
-    note: str | None = None,
+    db: Session, requester_id: str, approver_id: str, kind: Kind, item_id: str | None = None,
+    amount: float | None = None, evidence_document_id: str | None = None, note: str | None = None,
 ) -> Row:
     """Ask one approver to approve a request. With evidence (an uploaded written approval) it is approved at once.
 
@@ -58,6 +55,4 @@ def list_approval_requests(db: Session, employee_id: str) -> list[Row]:
     Args:
         employee_id: the requester's id
     """
-    e = employee_row(db, employee_id)
-    rows = db.all("SELECT * FROM approval_requests WHERE requester_id = ? ORDER BY created_at DESC, id DESC", e["id"])
-    return [{"approval_id": r["id"], **compact(r, "id", "requester_id")} for r in rows]
+    return _requested(db, employee_id)

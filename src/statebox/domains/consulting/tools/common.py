@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Annotated
 
 from pydantic import Field
 
-from statebox.kit import fetch, lookup, normalize_id
+from statebox.kit import compact, lookup
 from statebox.tools import InvalidArguments, NotFound, PreconditionFailed
 from statebox.world import Row, Session
 
@@ -30,12 +31,31 @@ engagement_row = lookup(
 )
 
 
+_approval = lookup(
+    "approval_requests", "APR",
+    "approval ids look like APR-50001; create one with create_approval_request.",
+)
+
+
+@dataclass(frozen=True)
+class ByEmployee:
+    """An employee's rows of one kind as a list tool shows them: `sql` selects them (its one ? is the employee's
+    id); each row's id is shown as `key`, and the `owner` column, always that employee, is left out."""
+
+    key: str
+    sql: str
+    owner: str = "employee_id"
+
+    def __call__(self, db: Session, employee_id: str) -> list[Row]:
+        e = employee_row(db, employee_id)
+        return [{self.key: r["id"], **compact(r, "id", self.owner)} for r in db.all(self.sql, e["id"])]
+
+
 def approval_row(db: Session, approval_id: str | None, requester: Row) -> Row | None:
     """The approval an item is linked to: it must be the requester's and not rejected."""
     if approval_id is None:
         return None
-    a = fetch(db, "approval_requests", normalize_id(approval_id, "APR"), "approval request",
-              "approval ids look like APR-50001; create one with create_approval_request.")
+    a = _approval(db, approval_id)
     if a["requester_id"] != requester["id"]:
         raise PreconditionFailed(f"approval {a['id']} was requested by {a['requester_id']}, not {requester['id']}.")
     if a["status"] == "rejected":

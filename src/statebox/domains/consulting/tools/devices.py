@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from statebox.domains.consulting.tools.common import CoveringApproval, EmployeeId, approval_row, employee_row
-from statebox.kit import compact, fetch, lookup, normalize_id, now_iso
+from statebox.domains.consulting.tools.common import (
+    ByEmployee,
+    CoveringApproval,
+    EmployeeId,
+    approval_row,
+    employee_row,
+)
+from statebox.kit import compact, lookup, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
@@ -13,15 +19,15 @@ Kind = Literal["laptop", "phone", "monitor", "dock", "headset"]
 
 
 _device = lookup("devices", "AST", "asset tags look like AST-10234; list an employee's devices with list_devices.")
+_model = lookup("device_models", "MDL", "model ids look like MDL-101; see list_device_models.")
+_assigned = ByEmployee("asset_id", "SELECT d.*, m.name AS model, m.kind FROM devices d JOIN device_models m "
+                                   "ON m.id = d.model_id WHERE d.employee_id = ? ORDER BY d.id")
 
 
 @tool(writes=False)
 def list_devices(db: Session, employee_id: EmployeeId) -> list[Row]:
     """The devices assigned to an employee: model, kind, purchase date, condition, battery health, status."""
-    e = employee_row(db, employee_id)
-    rows = db.all("SELECT d.*, m.name AS model, m.kind FROM devices d JOIN device_models m ON m.id = d.model_id "
-                  "WHERE d.employee_id = ? ORDER BY d.id", e["id"])
-    return [{"asset_id": r["id"], **compact(r, "id", "employee_id")} for r in rows]
+    return _assigned(db, employee_id)
 
 
 @tool(writes=False)
@@ -64,8 +70,7 @@ def order_device(
         country: home address country code, e.g. US (ship_to home)
     """
     e = employee_row(db, employee_id)
-    m = fetch(db, "device_models", normalize_id(model_id, "MDL"), "device model",
-              "model ids look like MDL-101; see list_device_models.")
+    m = _model(db, model_id)
     old = None
     if replaces_asset_id:
         old = _device(db, replaces_asset_id)

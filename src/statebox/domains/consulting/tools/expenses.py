@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from statebox.domains.consulting.tools.common import (
+    ByEmployee,
     EmployeeId,
     approval_row,
     employee_row,
@@ -12,11 +15,16 @@ from statebox.domains.consulting.tools.common import (
     parse_day,
     uploaded_document,
 )
-from statebox.kit import compact, fetch, money, normalize_id, now_iso
+from statebox.kit import compact, lookup, money, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 Category = Literal["meals", "lodging", "transport", "mileage", "client_entertainment"]
+ExpenseId = Annotated[str, Field(description="the claim, e.g. EXP-10234")]
+
+_claim = lookup("expense_claims", "EXP", "claim ids look like EXP-10234; see list_expense_claims.")
+_claims = ByEmployee("expense_id",
+                     "SELECT * FROM expense_claims WHERE employee_id = ? ORDER BY expense_date DESC, id DESC")
 
 
 @tool(writes=False)
@@ -35,24 +43,14 @@ def get_city_band(db: Session, city: str) -> Row:
 @tool(writes=False)
 def list_expense_claims(db: Session, employee_id: EmployeeId) -> list[Row]:
     """An employee's expense claims, newest expense first."""
-    e = employee_row(db, employee_id)
-    rows = db.all("SELECT * FROM expense_claims WHERE employee_id = ? ORDER BY expense_date DESC, id DESC", e["id"])
-    return [{"expense_id": r["id"], **compact(r, "id", "employee_id")} for r in rows]
+    return _claims(db, employee_id)
 
 
 @tool(writes=True)
 def file_expense_claim(
-    db: Session,
-    employee_id: str,
-    category: Category,
-    expense_date: str,
-    city: str,
-    amount: float,
-    reimbursable_amount: float,
-    engagement_id: str | None = None,
-    receipt_document_id: str | None = None,
-    approval_id: str | None = None,
-    description: str | None = None,
+    db: Session, employee_id: str, category: Category, expense_date: str, city: str, amount: float,
+    reimbursable_amount: float, engagement_id: str | None = None, receipt_document_id: str | None = None,
+    approval_id: str | None = None, description: str | None = None,
 ) -> Row:
     """File an expense claim: approved, or awaiting_approval when linked to a pending approval.
 
@@ -87,14 +85,9 @@ def file_expense_claim(
 
 
 @tool(writes=True)
-def reimburse_expense(db: Session, expense_id: str) -> Row:
-    """Pay an approved claim's reimbursable amount to the employee (the claim becomes reimbursed).
-
-    Args:
-        expense_id: the claim, e.g. EXP-10234
-    """
-    x = fetch(db, "expense_claims", normalize_id(expense_id, "EXP"), "expense claim",
-              "claim ids look like EXP-10234; see list_expense_claims.")
+def reimburse_expense(db: Session, expense_id: ExpenseId) -> Row:
+    """Pay an approved claim's reimbursable amount to the employee (the claim becomes reimbursed)."""
+    x = _claim(db, expense_id)
     if x["status"] != "approved":
         raise PreconditionFailed(f"claim {x['id']} is {x['status']}; only approved claims are reimbursed.")
     rid = db.next_id("reimbursements")

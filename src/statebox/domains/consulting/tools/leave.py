@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from statebox.domains.consulting.tools.common import (
     CoveringApproval,
@@ -13,11 +15,14 @@ from statebox.domains.consulting.tools.common import (
     uploaded_document,
     working_days,
 )
-from statebox.kit import compact, fetch, normalize_id, now_iso
+from statebox.kit import compact, lookup, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
 LeaveType = Literal["annual", "sick", "study"]
+LeaveId = Annotated[str, Field(description="the leave request, e.g. LVE-10234")]
+
+_leave = lookup("leave_requests", "LVE", "leave ids look like LVE-10234; see get_leave_summary.")
 
 
 def _balance(db: Session, employee_id: str, leave_type: str) -> float:
@@ -89,14 +94,9 @@ def book_leave(
 
 
 @tool(writes=True)
-def cancel_leave(db: Session, leave_id: str) -> Row:
-    """Cancel a leave request; its days go back to the balance.
-
-    Args:
-        leave_id: the leave request, e.g. LVE-10234
-    """
-    lv = fetch(db, "leave_requests", normalize_id(leave_id, "LVE"), "leave request",
-               "leave ids look like LVE-10234; see get_leave_summary.")
+def cancel_leave(db: Session, leave_id: LeaveId) -> Row:
+    """Cancel a leave request; its days go back to the balance."""
+    lv = _leave(db, leave_id)
     if lv["status"] == "cancelled":
         raise PreconditionFailed(f"leave {lv['id']} is already cancelled.")
     db.update("leave_requests", lv["id"], status="cancelled")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from statebox.domains.consulting.tools.common import (
+    ByEmployee,
     CoveringApproval,
     EmployeeId,
     approval_row,
@@ -10,7 +11,7 @@ from statebox.domains.consulting.tools.common import (
     engagement_row,
     parse_day,
 )
-from statebox.kit import compact, fetch, lookup, normalize_id, now_iso, today
+from statebox.kit import compact, lookup, now_iso, today
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
@@ -18,6 +19,11 @@ _software = lookup(
     "software", "SW",
     "software ids look like SW-118; search the catalogue with search_software.", what="software title",
 )
+_grant = lookup(
+    "access_grants", "ACC", "grant ids look like ACC-10234; list them with list_access_grants.", what="grant",
+)
+_grants = ByEmployee("grant_id", "SELECT g.*, s.name AS software, s.annual_cost FROM access_grants g JOIN software s "
+                                 "ON s.id = g.software_id WHERE g.employee_id = ? ORDER BY g.granted_at, g.id")
 
 
 @tool(writes=False)
@@ -40,10 +46,7 @@ def search_software(db: Session, query: str) -> list[Row]:
 @tool(writes=False)
 def list_access_grants(db: Session, employee_id: EmployeeId) -> list[Row]:
     """An employee's software licences (active, pending approval, scheduled or done revocations)."""
-    e = employee_row(db, employee_id)
-    rows = db.all("SELECT g.*, s.name AS software, s.annual_cost FROM access_grants g JOIN software s "
-                  "ON s.id = g.software_id WHERE g.employee_id = ? ORDER BY g.granted_at, g.id", e["id"])
-    return [{"grant_id": r["id"], **compact(r, "id", "employee_id")} for r in rows]
+    return _grants(db, employee_id)
 
 
 @tool(writes=True)
@@ -83,8 +86,7 @@ def revoke_software_access(db: Session, grant_id: str, revoke_on: str | None = N
         grant_id: the grant, e.g. ACC-10234
         revoke_on: YYYY-MM-DD for a scheduled revocation; empty to revoke today
     """
-    g = fetch(db, "access_grants", normalize_id(grant_id, "ACC"), "grant",
-              "grant ids look like ACC-10234; list them with list_access_grants.")
+    g = _grant(db, grant_id)
     if g["status"] == "revoked":
         raise PreconditionFailed(f"grant {g['id']} is already revoked.")
     on = parse_day(revoke_on, "revoke_on").isoformat() if revoke_on else today(db)

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import Field
+
 from statebox.domains.consulting.tools.common import CoveringApproval, EmployeeId, approval_row, employee_row
-from statebox.kit import fetch, lookup, normalize_id, now_iso
+from statebox.kit import lookup, now_iso
 from statebox.tools import InvalidArguments, PreconditionFailed, tool
 from statebox.world import Row, Session
 
+EnrolmentId = Annotated[str, Field(description="the enrolment, e.g. ENR-10234")]
+
 _course = lookup("courses", "CRS", "course ids look like CRS-312; search them with search_courses.")
+_enrolment = lookup("enrolments", "ENR", "enrolment ids look like ENR-10234; see get_training_summary.")
 
 
 def _view(c: Row) -> Row:
@@ -66,14 +73,9 @@ def enrol_in_course(db: Session, employee_id: str, course_id: str, approval_id: 
 
 
 @tool(writes=True)
-def cancel_enrolment(db: Session, enrolment_id: str) -> Row:
-    """Cancel an enrolment (a held seat goes back to the course).
-
-    Args:
-        enrolment_id: the enrolment, e.g. ENR-10234
-    """
-    n = fetch(db, "enrolments", normalize_id(enrolment_id, "ENR"), "enrolment",
-              "enrolment ids look like ENR-10234; see get_training_summary.")
+def cancel_enrolment(db: Session, enrolment_id: EnrolmentId) -> Row:
+    """Cancel an enrolment (a held seat goes back to the course)."""
+    n = _enrolment(db, enrolment_id)
     if n["status"] in ("cancelled", "completed"):
         raise PreconditionFailed(f"enrolment {n['id']} is {n['status']}.")
     if n["status"] in ("enrolled", "pending_approval"):
