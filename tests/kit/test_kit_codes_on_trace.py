@@ -8,7 +8,7 @@ import pytest
 
 from kitdemo import HERE as KITDEMO, NOW, change_street, seed, withdraw
 from statebox.judge.validation import validate_task
-from statebox.kit import DomainRules, OwnWorld, build_domain, customer_side
+from statebox.kit import DomainRules, OwnWorld, Party, build_domain, customer_side
 from statebox.suites import Suite
 from statebox.tasks import Task
 from statebox.world import TableSpec
@@ -17,8 +17,7 @@ DOMAIN = build_domain(
     KITDEMO, name="kitcodes", description="kit demo with codes judged on the trace",
     world=OwnWorld(NOW, seed, [TableSpec("enrolments", primary_key=("member_id", "course"))]),
     tools=[change_street, withdraw],
-    components=[customer_side(owner_table="members", owner_prefix="MEM", owner_arg="member_id",
-                              codes_judged_on="trace")],
+    components=[customer_side(owner=Party("members", "MEM", "member_id"), codes_judged_on="trace")],
     rules=DomainRules(trace_checks=[]),
 )
 CODE = "870706"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from statebox.kit import (
     OwnWorld,
+    Party,
     build_domain,
     customer_side,
     email_ledger,
@@ -25,6 +26,7 @@ NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 DDL = (HERE / "schema.sql").read_text(encoding="utf-8")
 POLICY = (HERE / "policy.md").read_text(encoding="utf-8")
+MEMBERS = Party("members", "MEM", "member_id")
 
 
 def seed(conn: sqlite3.Connection) -> None:
@@ -73,11 +75,9 @@ DOMAIN = build_domain(
     ]),
     tools=[change_street, withdraw],
     components=[
-        helpdesk(requester_table="members", requester_prefix="MEM", requester_arg="member_id",
-                 hold_reasons=("registrar",), list_tool="list_member_tickets"),
-        email_ledger(recipient_table="members", recipient_prefix="MEM", recipient_arg="member_id",
-                     templates={"ticket_update": ("tickets", "ticket")}),
+        helpdesk(requester=MEMBERS, hold_reasons=("registrar",)),
+        email_ledger(recipient=MEMBERS, templates={"ticket_update": ("tickets", "ticket")}),
         handoff_ledger(teams=("registrar", "security"), status_after="hold"),
-        customer_side(owner_table="members", owner_prefix="MEM", owner_arg="member_id"),
+        customer_side(owner=MEMBERS),
     ],
 )

@@ -12,6 +12,7 @@ from statebox.kit.customer_side import customer_side, one_time_code
 from statebox.kit.helpdesk import helpdesk
 from statebox.kit.ledgers import email_ledger, handoff_ledger
 from statebox.kit.lookup import Lookup, lookup
+from statebox.kit.party import Party
 from statebox.kit.records import compact, fetch, found, json_list, money, normalize_id, now_iso, shorten, today
 from statebox.kit.registry import tools_of
 from statebox.kit.seeding import Rows, SeedRows, insert_rows
@@ -24,6 +25,7 @@ __all__ = [
     "DomainRules",
     "Lookup",
     "OwnWorld",
+    "Party",
     "Rows",
     "SeedRows",
     "build_domain",

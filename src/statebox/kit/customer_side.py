@@ -8,11 +8,12 @@ Both act on the attempt's own state, so their effects are judged like any other.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from statebox.kit.component import Component
-from statebox.kit.records import fetch, normalize_id, now_iso, shorten
+from statebox.kit.party import Party
+from statebox.kit.records import now_iso, shorten
 from statebox.kit.signature import Arg, configured_tool
 from statebox.tools import NotFound, PreconditionFailed, Tool
 from statebox.world import Row, Sequence, Session, TableSpec
@@ -22,19 +23,13 @@ MAX_CODE_TRIES = 3
 
 @dataclass(frozen=True)
 class CustomerSide:
-    owner_table: str = "customers"
-    owner_prefix: str = "CUS"
-    owner_arg: str = "customer_id"
+    owner: Party = field(default_factory=Party)
     phone_column: str = "phone"
     start: int = 50001
     # "state": the code records are judged like any rows (skipping the check leaves one missing);
     # "trace": they are never judged, and a domain's verify_before check (verified_by
     # check_verification_code) says when a code was needed, so a code sent once too often is no mistake.
     codes_judged_on: str = "state"
-
-    def owner(self, db: Session, value: str) -> Row:
-        return fetch(db, self.owner_table, normalize_id(value, self.owner_prefix), "customer",
-                     f"ids look like {self.owner_prefix}-1042.")
 
 
 def one_time_code(owner_id: str, code_id: str) -> str:
@@ -49,7 +44,7 @@ def customer_side(**options: Any) -> Component:
     ddl = f"""
 CREATE TABLE verification_codes (
     id TEXT PRIMARY KEY,
-    owner_id TEXT NOT NULL REFERENCES "{side.owner_table}"(id),
+    owner_id TEXT NOT NULL REFERENCES "{side.owner.table}"(id),
     code TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('sent', 'verified', 'failed')),
     attempts INTEGER NOT NULL DEFAULT 0,
@@ -90,7 +85,7 @@ CREATE TABLE documents (
 
 def _send_code(side: CustomerSide) -> Tool:
     def body(db: Session, **a: str) -> Row:
-        who = side.owner(db, a[side.owner_arg])
+        who = side.owner.find(db, a[side.owner.arg], "customer")
         phone = who.get(side.phone_column)
         if not phone:
             raise PreconditionFailed(f"{who['id']} has no phone number on file.", hint="verify another way.")
@@ -110,12 +105,12 @@ def _send_code(side: CustomerSide) -> Tool:
         body, name="send_verification_code",
         summary="Text a one-time 6-digit code to the phone on file (a new code replaces any earlier one); "
                 "you never see the code.",
-        args=[Arg(side.owner_arg, str, "the customer's id")], writes=True)
+        args=[Arg(side.owner.arg, str, "the customer's id")], writes=True)
 
 
 def _check_code(side: CustomerSide) -> Tool:
     def body(db: Session, **a: str) -> Row:
-        who = side.owner(db, a[side.owner_arg])
+        who = side.owner.find(db, a[side.owner.arg], "customer")
         row = db.one("SELECT * FROM verification_codes WHERE owner_id = ? AND status = 'sent' "
                      "ORDER BY id DESC LIMIT 1", who["id"])
         if row is None:
@@ -133,19 +128,19 @@ def _check_code(side: CustomerSide) -> Tool:
     return configured_tool(
         body, name="check_verification_code",
         summary=f"Check the code the customer read back; after {MAX_CODE_TRIES} wrong tries the code is void.",
-        args=[Arg(side.owner_arg, str, "the customer's id"), Arg("code", str, "the 6 digits the customer read out")],
+        args=[Arg(side.owner.arg, str, "the customer's id"), Arg("code", str, "the 6 digits the customer read out")],
         writes=True)
 
 
 def _list_documents(side: CustomerSide) -> Tool:
     def body(db: Session, **a: str) -> list[Row]:
-        who = side.owner(db, a[side.owner_arg])
+        who = side.owner.find(db, a[side.owner.arg], "customer")
         return db.all("SELECT id AS document_id, kind, title, uploaded_at FROM documents "
                       "WHERE owner_id = ? AND status = 'uploaded' ORDER BY uploaded_at, id", who["id"])
 
     return configured_tool(body, name="list_customer_documents",
                            summary="Documents the customer has uploaded, oldest first.",
-                           args=[Arg(side.owner_arg, str, "the customer's id")], writes=False)
+                           args=[Arg(side.owner.arg, str, "the customer's id")], writes=False)
 
 
 def _get_document(side: CustomerSide) -> Tool:
@@ -164,15 +159,15 @@ def _get_document(side: CustomerSide) -> Tool:
 def _read_phone(side: CustomerSide) -> Tool:
     def body(db: Session, **a: str) -> Row:
         msgs = db.all("SELECT body, sent_at FROM phone_messages WHERE owner_id = ? ORDER BY id DESC LIMIT 3",
-                      normalize_id(a[side.owner_arg], side.owner_prefix))
+                      side.owner.id(a[side.owner.arg]))
         if not msgs:
             raise NotFound("no new text messages on your phone.")
         latest = db.one("SELECT code FROM verification_codes WHERE owner_id = ? ORDER BY id DESC LIMIT 1",
-                        normalize_id(a[side.owner_arg], side.owner_prefix))
+                        side.owner.id(a[side.owner.arg]))
         return {"messages": msgs, "code": latest["code"] if latest else None}
 
     return configured_tool(body, name="read_phone_messages", summary="(Customer) the latest texts on my phone.",
-                           args=[Arg(side.owner_arg, str, "my customer id")], writes=False)
+                           args=[Arg(side.owner.arg, str, "my customer id")], writes=False)
 
 
 def _upload(side: CustomerSide) -> Tool:

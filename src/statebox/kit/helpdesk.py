@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from statebox.kit.component import Component
+from statebox.kit.party import Party
 from statebox.kit.records import compact, fetch, normalize_id, now_iso
 from statebox.kit.signature import Arg, choice, configured_tool
 from statebox.tools import InvalidArguments, PreconditionFailed, Tool
@@ -19,15 +20,13 @@ PRIORITIES = ("normal", "high", "urgent")
 class Helpdesk:
     """How a domain's helpdesk reads: who opens tickets, what a ticket may be about, why it may wait."""
 
-    requester_table: str = "customers"
-    requester_prefix: str = "CUS"
-    requester_arg: str = "customer_id"
+    requester: Party = field(default_factory=Party)
     reference_table: str | None = None  # e.g. orders: a ticket may be about one of them
     reference_column: str | None = None  # e.g. order_id (the tickets column and the tool argument)
     reference_prefix: str | None = None
     reference_owner: str | None = None  # the record's column naming its requester (e.g. customer_id)
     hold_reasons: tuple[str, ...] = ("third_party",)
-    list_tool: str = "list_customer_tickets"
+    list_tool: str | None = None  # default: list_<requester>_tickets (list_policyholder_tickets)
     ticket_start: int = 50001
     comment_start: int = 500001
     channel: str = "chat"
@@ -38,7 +37,7 @@ class Helpdesk:
         return f"""
 CREATE TABLE tickets (
     id TEXT PRIMARY KEY,
-    requester_id TEXT NOT NULL REFERENCES "{self.requester_table}"(id),
+    requester_id TEXT NOT NULL REFERENCES "{self.requester.table}"(id),
 {ref}    subject TEXT NOT NULL,
     description TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('open', 'pending', 'hold', 'solved')),
@@ -60,13 +59,13 @@ CREATE INDEX idx_tickets_requester ON tickets(requester_id);
 CREATE INDEX idx_comments_ticket ON ticket_comments(ticket_id);
 """
 
-    def requester(self, db: Session, value: str) -> Row:
-        return fetch(db, self.requester_table, normalize_id(value, self.requester_prefix), "requester",
-                     f"ids look like {self.requester_prefix}-1042.")
+    def listing_tool(self) -> str:
+        """The name of the tool that lists a requester's tickets."""
+        return self.list_tool or f"list_{self.requester.arg.removesuffix('_id')}_tickets"
 
     def ticket(self, db: Session, value: str) -> Row:
-        return fetch(db, "tickets", normalize_id(value, "TCK"), "ticket",
-                     f"ticket ids look like TCK-{self.ticket_start}; list a requester's tickets with {self.list_tool}.")
+        hint = f"ticket ids look like TCK-{self.ticket_start}; list a requester's tickets with {self.listing_tool()}."
+        return fetch(db, "tickets", normalize_id(value, "TCK"), "ticket", hint)
 
 
 def helpdesk(**options: Any) -> Component:
@@ -87,7 +86,7 @@ def helpdesk(**options: Any) -> Component:
 
 def _create(desk: Helpdesk) -> Tool:
     def body(db: Session, **a: Any) -> Row:
-        who = desk.requester(db, a[desk.requester_arg])
+        who = desk.requester.find(db, a[desk.requester.arg], "requester")
         ref_id = None
         if desk.reference_column and desk.reference_table and a.get(desk.reference_column):
             ref = fetch(db, desk.reference_table, normalize_id(a[desk.reference_column], desk.reference_prefix or ""),
@@ -106,7 +105,7 @@ def _create(desk: Helpdesk) -> Tool:
         out = {"ticket_id": tid, "status": "open", "priority": a["priority"]}
         return {**out, desk.reference_column: ref_id} if desk.reference_column else out
 
-    args = [Arg(desk.requester_arg, str, "the requester's id"), Arg("subject", str, "a short title"),
+    args = [Arg(desk.requester.arg, str, "the requester's id"), Arg("subject", str, "a short title"),
             Arg("description", str, "what the requester needs, in a few sentences")]
     if desk.reference_column:
         args.append(Arg(desk.reference_column, str | None, "the record the case is about, if exactly one", None))
@@ -128,14 +127,14 @@ def _get(desk: Helpdesk) -> Tool:
 
 def _list(desk: Helpdesk) -> Tool:
     def body(db: Session, **a: Any) -> list[Row]:
-        who = desk.requester(db, a[desk.requester_arg])
+        who = desk.requester.find(db, a[desk.requester.arg], "requester")
         ref = f', "{desk.reference_column}"' if desk.reference_column else ""
         rows = db.all(f"SELECT id AS ticket_id, subject, status, priority, hold_reason{ref}, created_at FROM tickets "
                       "WHERE requester_id = ? ORDER BY created_at DESC, id DESC", who["id"])
         return [compact(r) for r in rows]
 
-    return configured_tool(body, name=desk.list_tool, summary="A requester's tickets, newest first.",
-                           args=[Arg(desk.requester_arg, str, "the requester's id")], writes=False)
+    return configured_tool(body, name=desk.listing_tool(), summary="A requester's tickets, newest first.",
+                           args=[Arg(desk.requester.arg, str, "the requester's id")], writes=False)
 
 
 def _comment(desk: Helpdesk) -> Tool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from statebox.kit.component import Component
+from statebox.kit.party import Party
 from statebox.kit.records import fetch, normalize_id, now_iso, shorten
 from statebox.kit.signature import Arg, choice, configured_tool
 from statebox.tools import PreconditionFailed, Tool
@@ -15,9 +16,7 @@ from statebox.world import Row, Sequence, Session, TableSpec
 class EmailLedger:
     """Templated emails to a recipient's address on file; each template refers to one kind of record."""
 
-    recipient_table: str = "customers"
-    recipient_prefix: str = "CUS"
-    recipient_arg: str = "customer_id"
+    recipient: Party = field(default_factory=Party)
     address_column: str = "email"
     templates: dict[str, tuple[str, str]] = field(default_factory=dict)  # template -> (table, what it is called)
     start: int = 50001
@@ -31,7 +30,7 @@ def email_ledger(**options: object) -> Component:
     ddl = f"""
 CREATE TABLE emails_sent (
     id TEXT PRIMARY KEY,
-    "{ledger.recipient_arg}" TEXT NOT NULL REFERENCES "{ledger.recipient_table}"(id),
+    "{ledger.recipient.arg}" TEXT NOT NULL REFERENCES "{ledger.recipient.table}"(id),
     to_address TEXT NOT NULL,
     template TEXT NOT NULL,
     reference_id TEXT,
@@ -46,13 +45,12 @@ CREATE TABLE emails_sent (
 
 def _send(ledger: EmailLedger) -> Tool:
     def body(db: Session, **a: str) -> Row:
-        who = fetch(db, ledger.recipient_table, normalize_id(a[ledger.recipient_arg], ledger.recipient_prefix),
-                    "recipient", f"ids look like {ledger.recipient_prefix}-1042.")
+        who = ledger.recipient.find(db, a[ledger.recipient.arg], "recipient")
         table, what = ledger.templates[a["template"]]
         ref = fetch(db, table, a["reference_id"].strip().upper(), what,
                     f"the {a['template']} email refers to a {what} id.")
         eid = db.next_id("emails_sent")
-        db.insert("emails_sent", {"id": eid, ledger.recipient_arg: who["id"], "to_address": who[ledger.address_column],
+        db.insert("emails_sent", {"id": eid, ledger.recipient.arg: who["id"], "to_address": who[ledger.address_column],
                                   "template": a["template"], "reference_id": ref["id"],
                                   "subject": a["subject"].strip(), "body": a["body"].strip(), "sent_at": now_iso(db)})
         return {"email_id": eid, "to": who[ledger.address_column], "template": a["template"], "reference_id": ref["id"]}
@@ -62,7 +60,7 @@ def _send(ledger: EmailLedger) -> Tool:
     return configured_tool(
         body, name="send_email",
         summary="Email the recipient at the address on file, using one of the templates.",
-        args=[Arg(ledger.recipient_arg, str, "the recipient's id"),
+        args=[Arg(ledger.recipient.arg, str, "the recipient's id"),
               Arg("template", choice(names), described),
               Arg("reference_id", str, "the id of the record the email is about"),
               Arg("subject", str, "the email subject"), Arg("body", str, "the email text")],

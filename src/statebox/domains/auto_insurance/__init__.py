@@ -6,7 +6,16 @@ from pathlib import Path
 
 from statebox.domains.auto_insurance.seed import NOW, seed
 from statebox.domains.auto_insurance.tools import ALL_TOOLS
-from statebox.kit import OwnWorld, build_domain, customer_side, email_ledger, handoff_ledger, helpdesk, id_sequences
+from statebox.kit import (
+    OwnWorld,
+    Party,
+    build_domain,
+    customer_side,
+    email_ledger,
+    handoff_ledger,
+    helpdesk,
+    id_sequences,
+)
 from statebox.world import TableSpec
 
 HERE = Path(__file__).parent
@@ -45,18 +54,16 @@ SEQUENCES = id_sequences(
     claim_documents="CDC-", rental_authorizations="RNT-", claim_payments="CPY-", subrogations="SUB-",
 )
 
+POLICYHOLDERS = Party("policyholders", "PH", "policyholder_id")
 COMPONENTS = [
-    helpdesk(requester_table="policyholders", requester_prefix="PH", requester_arg="policyholder_id",
-             reference_table="policies", reference_column="policy_id", reference_prefix="POL",
-             reference_owner="policyholder_id", hold_reasons=("late_report_review", "adjuster_review"),
-             list_tool="list_policyholder_tickets"),
-    email_ledger(recipient_table="policyholders", recipient_prefix="PH", recipient_arg="policyholder_id",
+    helpdesk(requester=POLICYHOLDERS, reference_table="policies", reference_column="policy_id", reference_prefix="POL",
+             reference_owner="policyholder_id", hold_reasons=("late_report_review", "adjuster_review")),
+    email_ledger(recipient=POLICYHOLDERS,
                  templates={"claim_acknowledgement": ("claims", "claim"), "id_card": ("policies", "policy"),
                             "cancellation_confirmation": ("policies", "policy")}),
     handoff_ledger(teams=("special_investigations", "underwriting", "customer_care")),
     # Codes are judged on the trace (trace_checks.yaml), so an extra code sent is no mistake.
-    customer_side(owner_table="policyholders", owner_prefix="PH", owner_arg="policyholder_id",
-                  phone_column="phone", codes_judged_on="trace"),
+    customer_side(owner=POLICYHOLDERS, phone_column="phone", codes_judged_on="trace"),
 ]
 
 DOMAIN = build_domain(HERE, OwnWorld(NOW, seed, TABLES, SEQUENCES), ALL_TOOLS, COMPONENTS, description=DESCRIPTION)

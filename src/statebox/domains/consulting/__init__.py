@@ -6,7 +6,16 @@ from pathlib import Path
 
 from statebox.domains.consulting.seed import NOW, seed
 from statebox.domains.consulting.tools import ALL_TOOLS
-from statebox.kit import OwnWorld, build_domain, customer_side, email_ledger, handoff_ledger, helpdesk, id_sequences
+from statebox.kit import (
+    OwnWorld,
+    Party,
+    build_domain,
+    customer_side,
+    email_ledger,
+    handoff_ledger,
+    helpdesk,
+    id_sequences,
+)
 from statebox.world import TableSpec
 
 HERE = Path(__file__).parent
@@ -33,18 +42,16 @@ SEQUENCES = id_sequences(
     enrolments="ENR-", leave_requests="LVE-", expense_claims="EXP-", reimbursements="RMB-",
 )
 
+EMPLOYEES = Party("employees", "EMP", "employee_id")
 COMPONENTS = [
-    helpdesk(requester_table="employees", requester_prefix="EMP", requester_arg="employee_id",
-             hold_reasons=("awaiting_approval",), list_tool="list_employee_tickets"),
-    email_ledger(recipient_table="employees", recipient_prefix="EMP", recipient_arg="employee_id",
-                 templates={"approval_request": ("approval_requests", "approval request"),
+    helpdesk(requester=EMPLOYEES, hold_reasons=("awaiting_approval",)),
+    email_ledger(recipient=EMPLOYEES, templates={"approval_request": ("approval_requests", "approval request"),
                             "device_order": ("device_orders", "device order"),
                             "asset_return_label": ("asset_returns", "asset return")}),
     handoff_ledger(teams=("it_security", "device_repair", "hr_advisory", "finance_controls")),
     # Codes judged on the trace (trace_checks.yaml, and the home-delivery task's own check): an agent that
     # sends a code before refusing a home delivery, or sends one twice, makes no mistake.
-    customer_side(owner_table="employees", owner_prefix="EMP", owner_arg="employee_id", phone_column="phone",
-                  codes_judged_on="trace"),
+    customer_side(owner=EMPLOYEES, phone_column="phone", codes_judged_on="trace"),
 ]
 
 DOMAIN = build_domain(HERE, OwnWorld(NOW, seed, TABLES, SEQUENCES), ALL_TOOLS, COMPONENTS, description=DESCRIPTION)

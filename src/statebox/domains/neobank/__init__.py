@@ -45,14 +45,11 @@ SEQUENCES = id_sequences(
 )
 
 COMPONENTS = [
-    helpdesk(requester_table="customers", requester_prefix="CUS", reference_table="accounts",
-             reference_column="account_id", reference_prefix="ACC",
-             hold_reasons=("chargeback_pending", "recall_pending"), list_tool="list_customer_tickets"),
-    email_ledger(recipient_table="customers", recipient_prefix="CUS",
-                 templates={"statement": ("accounts", "account"),
-                            "closure_confirmation": ("accounts", "account")}),
+    helpdesk(reference_table="accounts", reference_column="account_id", reference_prefix="ACC",
+             hold_reasons=("chargeback_pending", "recall_pending")),
+    email_ledger(templates={"statement": ("accounts", "account"), "closure_confirmation": ("accounts", "account")}),
     handoff_ledger(teams=("fraud_team", "account_security", "compliance", "financial_support", "complaints")),
-    customer_side(owner_table="customers", owner_prefix="CUS", codes_judged_on="trace"),
+    customer_side(codes_judged_on="trace"),
 ]
 
 DOMAIN = build_domain(HERE, OwnWorld(NOW, seed, TABLES, SEQUENCES), ALL_TOOLS, COMPONENTS, description=DESCRIPTION)

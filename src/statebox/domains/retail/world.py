@@ -33,18 +33,16 @@ SEQUENCES = id_sequences(
 )
 
 COMPONENTS: list[Component] = [
-    helpdesk(requester_table="customers", requester_prefix="CUS", requester_arg="customer_id",
-             reference_table="orders", reference_column="order_id", reference_prefix="ORD",
+    helpdesk(reference_table="orders", reference_column="order_id", reference_prefix="ORD",
              reference_owner="customer_id",
              hold_reasons=("carrier_investigation", "warehouse_inspection", "manufacturer_review")),
-    email_ledger(recipient_table="customers", recipient_prefix="CUS", recipient_arg="customer_id",
-                 templates={"return_label": ("returns", "return"),
+    email_ledger(templates={"return_label": ("returns", "return"),
                             "warranty_claim": ("warranty_claims", "warranty claim"),
                             "installation_confirmation": ("installation_jobs", "installation")}),
     handoff_ledger(teams=("product_safety", "billing", "account_security", "installations", "customer_care")),
     # A texted code (policy 2) and photos the customer uploads (policy 6). Codes are judged on the trace
     # (verify_before accepts check_verification_code), so a code sent that was not needed is no mistake.
-    customer_side(owner_table="customers", owner_prefix="CUS", phone_column="phone", codes_judged_on="trace"),
+    customer_side(phone_column="phone", codes_judged_on="trace"),
 ]
 
 __all__ = ["COMPONENTS", "NOW", "SEQUENCES", "TABLES", "seed"]

@@ -6,7 +6,16 @@ from pathlib import Path
 
 from statebox.domains.travel.seed import NOW, seed
 from statebox.domains.travel.tools import ALL_TOOLS
-from statebox.kit import OwnWorld, build_domain, customer_side, handoff_ledger, helpdesk, id_sequences, table_specs
+from statebox.kit import (
+    OwnWorld,
+    Party,
+    build_domain,
+    customer_side,
+    handoff_ledger,
+    helpdesk,
+    id_sequences,
+    table_specs,
+)
 from statebox.world import TableSpec
 
 HERE = Path(__file__).parent
@@ -35,15 +44,13 @@ SEQUENCES = id_sequences(
     bag_purchases="BAG-", assistance_requests="SSR-", waitlist="WTL-", identity_checks="IDC-",
 )
 
+TRAVELLERS = Party("travellers", "TRV", "traveller_id")
 COMPONENTS = [
-    helpdesk(requester_table="travellers", requester_prefix="TRV", requester_arg="traveller_id",
-             reference_table="bookings", reference_column="booking_id", reference_prefix="BKG",
-             reference_owner="traveller_id", hold_reasons=("carrier_confirmation", "waitlist"),
-             list_tool="list_traveller_tickets"),
+    helpdesk(requester=TRAVELLERS, reference_table="bookings", reference_column="booking_id", reference_prefix="BKG",
+             reference_owner="traveller_id", hold_reasons=("carrier_confirmation", "waitlist")),
     handoff_ledger(teams=("groups_desk", "medical_desk", "carrier_relations", "account_security", "billing",
                           "customer_care")),
-    customer_side(owner_table="travellers", owner_prefix="TRV", owner_arg="traveller_id",
-                  codes_judged_on="trace"),
+    customer_side(owner=TRAVELLERS, codes_judged_on="trace"),
 ]
 
 DOMAIN = build_domain(HERE, OwnWorld(NOW, seed, TABLES, SEQUENCES), ALL_TOOLS, COMPONENTS, description=DESCRIPTION)
