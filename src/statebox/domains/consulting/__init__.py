@@ -6,16 +6,8 @@ from pathlib import Path
 
 from statebox.domains.consulting.seed import NOW, seed
 from statebox.domains.consulting.tools import ALL_TOOLS
-from statebox.kit import (
-    OwnWorld,
-    Party,
-    build_domain,
-    customer_side,
-    email_ledger,
-    handoff_ledger,
-    helpdesk,
-    id_sequences,
-)
+from statebox.kit import OwnWorld, build_domain, customer_side, email_ledger, handoff_ledger, helpdesk, id_sequences
+from statebox.kit.party import Party
 from statebox.world import TableSpec
 
 HERE = Path(__file__).parent

@@ -6,16 +6,8 @@ from pathlib import Path
 
 from statebox.domains.travel.seed import NOW, seed
 from statebox.domains.travel.tools import ALL_TOOLS
-from statebox.kit import (
-    OwnWorld,
-    Party,
-    build_domain,
-    customer_side,
-    handoff_ledger,
-    helpdesk,
-    id_sequences,
-    table_specs,
-)
+from statebox.kit import OwnWorld, build_domain, customer_side, handoff_ledger, helpdesk, id_sequences, table_specs
+from statebox.kit.party import Party
 from statebox.world import TableSpec
 
 HERE = Path(__file__).parent
