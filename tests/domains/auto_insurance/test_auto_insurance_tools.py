@@ -80,6 +80,20 @@ def test_an_unknown_policy_number_is_not_found_with_a_hint_to_check_the_id_card(
     assert "ID card" in outcome.text and "Hint:" in outcome.text
 
 
+@pytest.mark.parametrize(("tool", "args", "unknown", "where_to_look"), [
+    ("waive_late_fee", {"installment_id": "ins-999999"}, "INS-999999", "get_policy lists a policy's installments"),
+    ("assign_adjuster", {"claim_id": "CLM-10001", "adjuster_id": "999"}, "ADJ-999", "list_adjusters lists them"),
+    ("assign_repair_shop", {"claim_id": "CLM-10001", "repair_shop_id": "rsh-999"}, "RSH-999",
+     "find_repair_shops lists them"),
+])
+def test_an_unknown_installment_adjuster_or_shop_is_not_found_with_the_tool_that_lists_them(
+    seed_session: Session, tool: str, args: dict[str, str], unknown: str, where_to_look: str,
+) -> None:
+    outcome = call(seed_session, tool, **args)
+    assert outcome.error_kind == "not_found", outcome.text
+    assert unknown in outcome.text and where_to_look in outcome.text, outcome.text
+
+
 def test_ids_are_accepted_the_way_people_type_them(suite: Suite) -> None:
     s = session_for(suite, "fnol_rear_ended_at_light_network_shop")
     assert ok(s, "get_policy", policy_id=" pol-90011 ")["policy_id"] == "POL-90011"

@@ -79,6 +79,38 @@ def test_find_employee_with_a_wrong_email_is_not_found_with_a_hint(leave_task: S
     assert "Hint:" in outcome.text
 
 
+# Each list tool: the table it reads, the key its rows' ids are shown under, and the column naming the employee.
+LIST_TOOLS = {
+    "list_devices": ("devices", "asset_id", "employee_id"),
+    "list_access_grants": ("access_grants", "grant_id", "employee_id"),
+    "list_expense_claims": ("expense_claims", "expense_id", "employee_id"),
+    "list_approval_requests": ("approval_requests", "approval_id", "requester_id"),
+}
+
+
+@pytest.mark.parametrize("tool", sorted(LIST_TOOLS))
+def test_a_list_tool_shows_all_the_employees_rows_under_their_own_id_key_without_the_employee(
+    suite: Suite, tool: str,
+) -> None:
+    table, key, owner = LIST_TOOLS[tool]
+    s = Session(suite.snapshot("consulting"))
+    busiest = s.one(f"SELECT {owner} AS e FROM {table} GROUP BY {owner} ORDER BY count(*) DESC, {owner} LIMIT 1")
+    assert busiest is not None
+    rows = ok(s, tool, employee_id=busiest["e"].lower())
+    held = {r["id"] for r in s.all(f"SELECT id FROM {table} WHERE {owner} = ?", busiest["e"])}
+    assert len(rows) > 1 and {r[key] for r in rows} == held, rows
+    assert not [r for r in rows if "id" in r or owner in r], rows
+    s.close()
+
+
+@pytest.mark.parametrize("tool", sorted(LIST_TOOLS))
+def test_a_list_tool_does_not_find_an_unknown_employee_and_says_how_to_find_one(suite: Suite, tool: str) -> None:
+    s = Session(suite.snapshot("consulting"))
+    outcome = call(s, tool, employee_id="EMP-0001")
+    assert outcome.error_kind == "not_found" and "find_employee" in outcome.text, outcome.text
+    s.close()
+
+
 def test_leave_linked_to_a_pending_approval_waits_and_takes_the_days_at_once(leave_task: Session) -> None:
     approval = ok(leave_task, "create_approval_request", requester_id="EMP-9086", approver_id="EMP-9087",
                   kind="leave")
