@@ -8,13 +8,12 @@ on errors and cancellation too.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from functools import partial
 
 import mcp_types as types
 
+from statebox.compat.common.backend import ServersBackend
 from statebox.compat.taubench.judgement import judge_effects, responses
 from statebox.compat.taubench.launch import server_name
 from statebox.compat.taubench.protocol import reserved_effects, reserved_hash, reserved_init
@@ -22,7 +21,7 @@ from statebox.compat.taubench.surface import TauToolSurface, tool_specs
 from statebox.compat.taubench.task import TauBenchTask
 from statebox.mcp.errors import ToolServerError
 from statebox.mcp.launch import ToolServer, ToolServerLauncher
-from statebox.runner.backend import AttemptBackend, OutcomeInputs, StateOutcome
+from statebox.runner.backend import OutcomeInputs, StateOutcome
 from statebox.tools import ToolSurface
 
 
@@ -36,31 +35,24 @@ class TauRuntime:
     tool_lists: dict[str, list[types.Tool]] = field(default_factory=dict)  # per server: listed once
 
 
-class TauBackend(AttemptBackend):
+class TauBackend(ServersBackend):
     """The state of one attempt lives in its server process until `aclose()`."""
 
     def __init__(self, runtime: TauRuntime, task: TauBenchTask) -> None:
+        super().__init__(runtime.policies[task.domain])
         self.runtime = runtime
         self.task = task
-        self.policy = runtime.policies[task.domain]
         self.link: ToolServer | None = None
-        self._stack = AsyncExitStack()
-        self._changed: bool | None = None  # known once the effects are in
 
-    def tools(self) -> AbstractAsyncContextManager[ToolSurface]:
-        return self._tools()
-
-    @asynccontextmanager
-    async def _tools(self) -> AsyncIterator[ToolSurface]:
-        # The server stays up after this block: outcome() reads its effects; aclose() ends it.
-        yield TauToolSurface(await self.start(), tool_specs(await self._tool_list()))
+    async def serve(self) -> ToolSurface:
+        return TauToolSurface(await self.start(), tool_specs(await self._tool_list()))
 
     async def start(self) -> ToolServer:
         """The attempt's server, initialised with fresh data and the task (started once)."""
         if self.link is None:
             runtime, task = self.runtime, self.task
             name = server_name(task.tau_domain)
-            link = await self._stack.enter_async_context(runtime.launcher.connect(name))
+            link = await self.connect(runtime.launcher, name)
             init = partial(reserved_init, link.session, name, task.split, task.index)
             served = await link.guard("__reserved__init", init, runtime.start_timeout_s)
             if not served.same_grading(task.tau):
@@ -92,9 +84,6 @@ class TauBackend(AttemptBackend):
         link = await self.start()
         return await link.guard("__reserved__hash", partial(reserved_hash, link.session, link.name))
 
-    def writes(self, tool: str) -> bool:
-        """Tools that only read never write; an attempt that changed nothing wrote nothing."""
-        return self._changed is not False and TauToolSurface.writes_tool(tool)
-
-    async def aclose(self) -> None:
-        await self._stack.aclose()  # closes the session, kills and reaps the process
+    def tool_writes(self, tool: str) -> bool:
+        """Tools that only read never write."""
+        return TauToolSurface.writes_tool(tool)

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from statebox.compat.common.provider import SERVERS, SERVING, checked_python, checkout_folder, run_validation
 from statebox.compat.taubench.checkout import DOMAINS, SPLITS
 from statebox.compat.taubench.errors import TauFormatError
 from statebox.compat.taubench.models import Domain, Split
@@ -16,9 +15,7 @@ from statebox.compat.taubench.options import TauRunOptions
 from statebox.compat.taubench.suite import PREFIX, TauSuite, load_tau_suite, suite_name
 from statebox.suites.provider import SuiteError, SuiteInfo, SuiteOption, SuiteProvider, ValidationReport
 
-SERVING = frozenset({"serve", "proxy", "openenv-serve"})
 OPEN = frozenset({"tasks", "validate", "run"}) | SERVING
-SERVERS = frozenset({"run", "validate"}) | SERVING
 OPTIONS = (
     SuiteOption("data", "--data", Path, f"{PREFIX}: a τ-bench checkout.", commands=OPEN),
     SuiteOption("server_python", "--server-python", str, f"{PREFIX}: a Python where τ-bench and mcp are installed.",
@@ -51,11 +48,7 @@ class TauBench(SuiteProvider[TauSuite]):
         self, name: str, options: Mapping[str, Any], patterns: list[str] | None, test_list: Path | None
     ) -> TauSuite:
         domain, split = domain_split(name, options.get("split"))
-        data = options.get("data")
-        if data is None:
-            raise SuiteError(f"{name} needs --data DIR: a τ-bench checkout")
-        if not Path(data).is_dir():
-            raise SuiteError(f"--data {data}: no such directory (expected a τ-bench checkout)")
+        data = checkout_folder(name, options.get("data"), "DIR", "a τ-bench checkout")
         if test_list is not None:
             raise SuiteError(f"--test-list is for thinkingbox-bench; select {name} tasks with --tasks")
         run = run_options(options.get("server_python"), bool(options.get("fork", True)))
@@ -66,15 +59,9 @@ class TauBench(SuiteProvider[TauSuite]):
 
     def validate(self, suite: TauSuite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """The reference, no-op and necessity checks, and the audit, on τ-bench's own code."""
-        import asyncio  # here, not at the top: listing suites and tasks starts without an event loop
+        from statebox.compat.taubench.validation import validate_tau_suite, validation_report  # the servers' side
 
-        from statebox.compat.taubench.validation import validate_tau_suite, validation_report
-        from statebox.runner.errors import CampaignError  # and without the model clients it names
-
-        try:
-            results = asyncio.run(validate_tau_suite(suite, concurrency=concurrency, on_done=on_done))
-        except CampaignError as e:
-            raise SuiteError(str(e)) from None
+        results = run_validation(validate_tau_suite(suite, concurrency=concurrency, on_done=on_done))
         return validation_report(suite, results)
 
 
@@ -95,10 +82,5 @@ def domain_split(name: str, split: str | None) -> tuple[Domain, Split]:
 
 
 def run_options(server_python: str | None, fork: bool) -> TauRunOptions:
-    python = TauRunOptions().server_python
-    if server_python is not None:
-        found = shutil.which(server_python)
-        if found is None:
-            raise SuiteError(f"--server-python {server_python}: not an executable Python")
-        python = os.path.abspath(found)
-    return TauRunOptions(server_python=python, fork=fork)
+    """`--server-python` and `--fork/--no-fork`, checked."""
+    return TauRunOptions(server_python=checked_python(server_python, TauRunOptions().server_python), fork=fork)

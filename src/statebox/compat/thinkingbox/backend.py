@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from functools import partial
 
 import mcp_types as types
 
+from statebox.compat.common.backend import ServersBackend
 from statebox.compat.thinkingbox.custom_check import CustomCheckInfraError, CustomCheckRunner
 from statebox.compat.thinkingbox.custom_check_context import ContextSetup
 from statebox.compat.thinkingbox.custom_check_isolation import IsolationUnavailable, find_isolation
@@ -31,7 +30,7 @@ from statebox.compat.thinkingbox.protocol import reserved_geteffects, reserved_i
 from statebox.compat.thinkingbox.surface import TbToolSurface, builtin_specs
 from statebox.compat.thinkingbox.task import TbBenchTask, exposed_name
 from statebox.mcp.launch import ToolServer, ToolServerLauncher
-from statebox.runner.backend import AttemptBackend, OutcomeInputs, StateOutcome
+from statebox.runner.backend import OutcomeInputs, StateOutcome
 from statebox.tools import ToolSpec, ToolSurface
 
 logger = logging.getLogger(__name__)
@@ -92,32 +91,25 @@ class TbRuntime:
         return self.inits[key]
 
 
-class TbBackend(AttemptBackend):
+class TbBackend(ServersBackend):
     """The state of one attempt lives in the task's server processes until `aclose()`."""
 
     def __init__(self, runtime: TbRuntime, task: TbBenchTask) -> None:
+        super().__init__(runtime.checkout.policy(task.tb))
         self.runtime = runtime
         self.task = task
-        self.policy = runtime.checkout.policy(task.tb)
         self.surface = TbToolSurface()
         self.links: list[ToolServer] = []
-        self._stack = AsyncExitStack()
-        self._changed: bool | None = None  # known once the effects are in
 
-    def tools(self) -> AbstractAsyncContextManager[ToolSurface]:
-        return self._tools()
-
-    @asynccontextmanager
-    async def _tools(self) -> AsyncIterator[ToolSurface]:
-        # The servers stay up after this block: outcome() reads their effects; aclose() ends them.
+    async def serve(self) -> ToolSurface:
         for server in self.task.servers:
             await self._start(server)
         self.surface.add_builtins(self.runtime.agent.builtin_tools, self.runtime.builtins())
-        yield self.surface
+        return self.surface
 
     async def _start(self, server: str) -> None:
         runtime, tb = self.runtime, self.task.tb
-        link = await self._stack.enter_async_context(runtime.launcher.connect(server))
+        link = await self.connect(runtime.launcher, server)
         self.links.append(link)
         session, timeout = link.session, runtime.options.start_timeout_s
         init = runtime.init_config(self.task, server)
@@ -154,9 +146,9 @@ class TbBackend(AttemptBackend):
         exposed = {exposed_name(server, ref.name, servers): ref.name for server in servers for ref in scenario.tools}
         return ContextSetup.of(self.runtime.agent, self.policy, scenario, exposed)
 
-    def writes(self, tool: str) -> bool:
-        """The servers don't say which tools write; an attempt that changed nothing wrote nothing."""
-        return self._changed is not False and self.surface.writes(tool)
+    def tool_writes(self, tool: str) -> bool:
+        """The servers don't say which tools write: every tool does but those a server marks read-only."""
+        return self.surface.writes(tool)
 
     async def aclose(self) -> None:
         try:
@@ -168,4 +160,4 @@ class TbBackend(AttemptBackend):
                         logger.debug("teardown of %s: %.200s", link.name, answer)
         finally:
             self.surface.close()
-            await self._stack.aclose()  # closes the sessions, kills and reaps every process
+            await super().aclose()

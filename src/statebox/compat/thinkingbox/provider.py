@@ -3,14 +3,14 @@ options that say how its tool servers run, validated against those servers."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from statebox.compat.common.counts import audit_counts, in_order
+from statebox.compat.common.provider import SERVERS, SERVING, checked_python, checkout_folder, run_validation
 from statebox.compat.thinkingbox.errors import TbFormatError
 from statebox.compat.thinkingbox.options import TbRunOptions
 from statebox.compat.thinkingbox.suite import SUITE_NAME, TbSuite, load_tb_suite
@@ -22,9 +22,11 @@ if TYPE_CHECKING:
     from statebox.compat.thinkingbox.custom_check_isolation import Isolation
     from statebox.compat.thinkingbox.validation import TbTaskValidation
 
-SERVING = frozenset({"serve", "proxy", "openenv-serve"})  # the commands that host attempts for outside agents
 RUN = frozenset({"run"}) | SERVING
-SERVERS = frozenset({"run", "validate"}) | SERVING  # the commands that start the tool servers
+# The counts of `validate --json`, in the order it has always given them.
+COUNTS = ("tasks", "ok", "reference_passes", "noop_passes", "read_only", "unnecessary_golden_writes",
+          "tasks_with_unnecessary_writes", "golden_writes", "judge_attempts", "judge_disagreements",
+          "noop_non_missing_kinds")  # fmt: skip
 OPTIONS = (
     SuiteOption("data", "--data", Path, f"{SUITE_NAME}: a checkout of the benchmark's data repository.",
                 commands=frozenset({"tasks", "validate", "run"}) | SERVING),
@@ -56,13 +58,7 @@ class ThinkingBoxBench(SuiteProvider[TbSuite]):
     def open(
         self, name: str, options: Mapping[str, Any], patterns: list[str] | None, test_list: Path | None
     ) -> TbSuite:
-        data = options.get("data")
-        if data is None:
-            raise SuiteError(f"{SUITE_NAME} needs --data PATH: a checkout of the benchmark's data repository")
-        data = Path(data)
-        if not data.is_dir():
-            where = "expected a checkout of the benchmark's data repository"
-            raise SuiteError(f"--data {data}: no such directory ({where})")
+        data = checkout_folder(SUITE_NAME, options.get("data"), "PATH", "a checkout of the benchmark's data repository")
         if test_list is not None and not test_list.is_file():
             raise SuiteError(f"--test-list {test_list}: no such file")
         run = run_options(options.get("server_python"), options.get("typesense"), bool(options.get("fork", True)),
@@ -78,15 +74,9 @@ class ThinkingBoxBench(SuiteProvider[TbSuite]):
 
     def validate(self, suite: TbSuite, *, concurrency: int, on_done: Callable[[], None]) -> ValidationReport:
         """The reference and no-op checks on the real servers."""
-        import asyncio  # here, not at the top: listing suites and tasks starts without an event loop
-
         from statebox.compat.thinkingbox.validation import validate_tb_suite  # the servers' side
-        from statebox.runner.errors import CampaignError  # and without the model clients it names
 
-        try:
-            results = asyncio.run(validate_tb_suite(suite, concurrency=concurrency, on_done=on_done))
-        except CampaignError as e:
-            raise SuiteError(str(e)) from None
+        results = run_validation(validate_tb_suite(suite, concurrency=concurrency, on_done=on_done))
         ok = sum(r.ok for r in results)
         return ValidationReport(
             ok=ok == len(results),
@@ -122,12 +112,7 @@ def _isolation(unsafe: bool) -> Isolation:
 
 def run_options(server_python: str | None, typesense: str | None, fork: bool, unsafe: bool = False) -> TbRunOptions:
     """`--server-python`, `--typesense`, `--fork/--no-fork` and `--unsafe-custom-checks`, checked."""
-    python = TbRunOptions().server_python
-    if server_python is not None:
-        found = shutil.which(server_python)
-        if found is None:
-            raise SuiteError(f"--server-python {server_python}: not an executable Python")
-        python = os.path.abspath(found)
+    python = checked_python(server_python, TbRunOptions().server_python)
     if typesense is not None:
         parts = urlsplit(typesense)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -137,19 +122,11 @@ def run_options(server_python: str | None, typesense: str | None, fork: bool, un
 
 def validation_counts(results: list[TbTaskValidation]) -> dict[str, int]:
     """How many tasks have each outcome and finding."""
-    return {
-        "tasks": len(results),
-        "ok": sum(r.ok for r in results),
-        "reference_passes": sum(r.reference_passes for r in results),
+    own = {
         "noop_passes": sum(r.noop_passes is True for r in results),
-        "read_only": sum(r.read_only is True for r in results),
-        "unnecessary_golden_writes": sum(len(r.unnecessary_writes) for r in results),
-        "tasks_with_unnecessary_writes": sum(bool(r.unnecessary_writes) for r in results),
-        "golden_writes": sum(r.writes or 0 for r in results),
-        "judge_attempts": 2 * len(results),
-        "judge_disagreements": sum(len(r.judge_disagreements) for r in results),
         "noop_non_missing_kinds": sum(any(k != "missing_effect" for k in r.noop_kinds) for r in results),
     }
+    return in_order(COUNTS, audit_counts(results, "golden_writes"), own)
 
 
 def validation_summary(name: str, results: list[TbTaskValidation]) -> list[str]:

@@ -11,51 +11,30 @@ plus the audit's; mutants, which need statebox's own world, are null.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from statebox.agents.base import Agent, AttemptContext
-from statebox.agents.scripted import NoopAgent, ReferenceAgent
-from statebox.agents.transcript import Transcript
+from statebox.compat.common.validation import DEFAULT_CONCURRENCY, Replay, TaskValidation, validate_each
 from statebox.compat.thinkingbox.backend import TbBackend
 from statebox.compat.thinkingbox.protocol import reserved_geteffects
 from statebox.compat.thinkingbox.source import TbSource
 from statebox.compat.thinkingbox.suite import TbSuite
-from statebox.mcp.errors import ToolServerError
-from statebox.runner.backend import OutcomeInputs, StateOutcome
+from statebox.runner.backend import AttemptBackend, StateOutcome
 from statebox.tasks import Task
 
-DEFAULT_CONCURRENCY = 2
 
+class TbTaskValidation(TaskValidation):
+    """One task's checks, with the keys of the `validate --json` record (`necessary_calls` stays null)."""
 
-class TbTaskValidation(BaseModel):
-    """One task's checks, with the keys of the `validate --json` record."""
-
-    id: str
-    reference_passes: bool
-    read_only: bool | None  # the golden state equals the initial one; None when unknown
-    noop_fails: bool | None  # None for read-only tasks (and when unknown)
-    necessary_calls: bool | None = None
-    writes: int | None = None  # the reference's state-changing calls
-    facts: int | None = None
-    tags: list[str] = Field(default_factory=list)
-    mutants_caught: int | None = None
-    mutants_total: int | None = None
-    problems: list[str] = Field(default_factory=list)
     unnecessary_writes: list[str] = Field(default_factory=list)  # "call N (tool)": passes without it
     typed_reference_passes: bool | None = None  # statebox's typed judge (None: states unreadable)
     noop_passes: bool | None = None  # by the hash, read-only tasks included
     typed_noop_passes: bool | None = None
     noop_kinds: list[str] = Field(default_factory=list)  # the typed discrepancy kinds of the no-op
     judge_disagreements: list[str] = Field(default_factory=list)  # where typed judge and hash differ, why
-
-    @property
-    def ok(self) -> bool:
-        return self.reference_passes and self.noop_fails is not False and not self.problems
 
 
 async def validate_tb_suite(
@@ -64,36 +43,27 @@ async def validate_tb_suite(
     """Validate every task of the suite, `concurrency` tasks at a time, in the suite's order."""
     source = suite.attempt_source()
     source.prepare(suite.tasks)
-    gate = asyncio.Semaphore(max(1, concurrency))
+    return await validate_each(
+        source, suite.tasks, lambda task: validate_tb_task(source, task), concurrency=concurrency, on_done=on_done
+    )
 
-    async def one(task: Task) -> TbTaskValidation:
-        async with gate:
-            result = await validate_tb_task(source, task)
-        if on_done is not None:
-            on_done()
-        return result
 
-    async with source.running():
-        return list(await asyncio.gather(*(one(task) for task in suite.tasks)))
+def replay(source: TbSource) -> Replay:
+    """The benchmark's references replayed: every server's result state compared after each call (the servers
+    don't say which of their tools write); the verdict is the servers', so the agent's reply is not logged."""
+    return Replay(source, _result_states, logs_reply=False)
 
 
 async def validate_tb_task(source: TbSource, task: Task) -> TbTaskValidation:
     """The reference and no-op checks and the audit of one task; problems are collected, never raised."""
     result = TbTaskValidation(id=task.id, reference_passes=False, read_only=None, noop_fails=None, tags=task.tags)
-    try:
-        reference, transcript = await _attempt(source, task, source.reference_agent(task))
-        noop, _ = await _attempt(source, task, NoopAgent())
-        writes = await state_changing_calls(source, task)
-        needless = [i for i in writes if await _passes_without(source, task, i)]
-    except ToolServerError as e:
-        result.problems.append(f"tool server failed: {e}")
+    runs = await replay(source).checked(task, result)
+    if runs is None:
         return result
-    result.reference_passes = reference.verdict.passed
-    result.read_only = not reference.required_effects
-    result.noop_fails = None if result.read_only else not noop.verdict.passed
+    runs.record(result)
+    reference, noop = runs.reference, runs.noop
     result.noop_passes = noop.verdict.passed
-    result.writes = len(writes)
-    result.unnecessary_writes = [f"call {i} ({task.reference[i].tool})" for i in needless]
+    result.unnecessary_writes = runs.unnecessary_writes(task)
     result.typed_reference_passes = reference.effects.get("typed", {}).get("passed")
     result.typed_noop_passes = noop.effects.get("typed", {}).get("passed")
     result.noop_kinds = sorted(noop.verdict.kinds())
@@ -101,7 +71,7 @@ async def validate_tb_task(source: TbSource, task: Task) -> TbTaskValidation:
                                  ("no-op", noop, result.typed_noop_passes)):  # fmt: skip
         if typed is not None and typed != outcome.verdict.passed:
             result.judge_disagreements.append(_disagreement(name, outcome, typed))
-    for entry in transcript.tool_results():
+    for entry in runs.transcript.tool_results():
         if entry.is_error:
             result.problems.append(f"reference call {entry.tool_call_id} ({entry.tool_name}) failed: {entry.content}")
     if not result.reference_passes:
@@ -125,49 +95,16 @@ def _disagreement(name: str, outcome: StateOutcome, typed: bool) -> str:
     return f"{name}: the hash {hashed}, the typed judge finds {len(outcome.verdict.discrepancies)}: {shown}"
 
 
-async def _passes_without(source: TbSource, task: Task, index: int) -> bool:
-    """Whether the task still passes when the reference skips its call `index`."""
-    calls = task.reference[:index] + task.reference[index + 1 :]
-    outcome, _ = await _attempt(source, task, ReferenceAgent(calls, verbatim=True))
-    return outcome.verdict.passed
-
-
 async def state_changing_calls(source: TbSource, task: Task) -> list[int]:
     """The reference calls that change the servers' state: the reference replayed call by call,
     the result state read after each (the servers don't say which of their tools write)."""
-    if not task.reference:
-        return []
-    backend = source.backend(task)
+    return await replay(source).state_changing_calls(task)
+
+
+async def _result_states(backend: AttemptBackend) -> list[Any]:
     assert isinstance(backend, TbBackend)
-    try:
-        async with backend.tools() as surface:
-            changing, before = [], await _result_states(backend)
-            for i, call in enumerate(task.reference):
-                await surface.call_tool(call.tool, dict(call.args))
-                after = await _result_states(backend)
-                if after != before:
-                    changing.append(i)
-                before = after
-        return changing
-    finally:
-        await backend.aclose()
-
-
-async def _result_states(backend: TbBackend) -> list[Any]:
     states = []
     for link in backend.links:
         report = partial(reserved_geteffects, link.session, link.name)
         states.append((await link.guard("__reserved__geteffects", report)).result_db_state)
     return states
-
-
-async def _attempt(source: TbSource, task: Task, agent: Agent) -> tuple[StateOutcome, Transcript]:
-    backend = source.backend(task)
-    transcript = Transcript()
-    try:
-        async with backend.tools() as surface:
-            ctx = AttemptContext(backend.policy, surface, surface.list_tools(), transcript, seed=0)
-            await agent.turn(ctx, task.opening_message)
-        return await backend.outcome(OutcomeInputs(transcript)), transcript
-    finally:
-        await backend.aclose()
