@@ -106,7 +106,8 @@ def _literal_head(arg: ast.expr) -> str | None:
 @dataclass(frozen=True)
 class Layout:
     """What of a tree's top level decides where an import lands: its package name, its folders, its modules,
-    and the suites (the folders of `domains/` and `compat/`)."""
+    and the suites (the folders of `domains/`, and those of `compat/` that define a suite in `suite.py`: not
+    `compat/common/`, the adapters' shared code)."""
 
     package: str
     folders: frozenset[str]
@@ -115,8 +116,9 @@ class Layout:
 
 
 def layout_of(root: Path) -> Layout:
-    suites = {p.name for kind in ("domains", "compat") if (root / kind).is_dir() for p in (root / kind).iterdir()
-              if p.is_dir() and not p.name.startswith("__")}
+    domains = [p for p in (root / "domains").iterdir() if p.is_dir()] if (root / "domains").is_dir() else []
+    adapters = (root / "compat").glob("*/suite.py")
+    suites = {p.name for p in domains if not p.name.startswith("__")} | {p.parent.name for p in adapters}
     return Layout(root.name, frozenset(p.name for p in root.iterdir() if p.is_dir()),
                   frozenset(p.name for p in root.glob("*.py")), frozenset(suites))
 

@@ -71,6 +71,7 @@ PLANTED = [
     ("cli", "cli/planted.py", "from statebox.compat import thinkingbox"),
     ("cli", "cli/planted.py", "import statebox.domains.retail"),
     ("cli", "cli/planted.py", "DEFAULT_SUITE = 'retail'"),
+    ("cli", "cli/planted.py", "DEFAULT_SUITE = 'taubench'"),
     ("no module-level mutable state", "tools/planted.py", "SEEN: list[str] = []\ndef see(x):\n    SEEN.append(x)"),
     ("no module-level mutable state", "tools/planted.py", "CACHE = {}\ndef put(k, v):\n    CACHE[k] = v"),
     ("no module-level mutable state", "tools/planted.py", "N = 0\ndef bump():\n    global N\n    N += 1"),
@@ -95,6 +96,10 @@ def test_a_room_in_the_table_but_not_in_the_source_fails(copy: Path) -> None:
     shutil.rmtree(copy / "fakemodel")
     found = [str(v) for v in check(copy, PAGE) if v.rule == "rooms"]
     assert found == ["fakemodel/: rooms: a room in the table that is not a folder"], found
+
+
+def test_the_adapters_shared_folder_is_no_suite_to_name(copy: Path) -> None:
+    assert plant(copy, "cli/planted.py", "SECTION = 'common'") == []
 
 
 def test_an_allowed_import_and_a_lower_layer_pass(copy: Path) -> None:
