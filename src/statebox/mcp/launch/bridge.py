@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from types import TracebackType
+from typing import Self
 
 import anyio
 import anyio.lowlevel
@@ -27,7 +28,22 @@ logger = logging.getLogger(__name__)
 _GONE = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream, ConnectionError, OSError)
 
 
-class LineReader:
+class _Closable:
+    """An `async with` block closes it, as the SDK's streams."""
+
+    async def aclose(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+
+class LineReader(_Closable):
     """The stream a `ClientSession` reads: each non-blank line the peer sends, parsed when the session
     asks for the next message (in the session's own receive loop: no task or memory stream between).
     A peer that goes away ends it (`anyio.EndOfStream`, the end of `async for`)."""
@@ -72,16 +88,8 @@ class LineReader:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def __aenter__(self) -> LineReader:
-        return self
 
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
-
-
-class LineWriter:
+class LineWriter(_Closable):
     """The stream a `ClientSession` writes: each message as one JSON line, written by the task that
     sends it (one at a time). A peer gone is `anyio.BrokenResourceError`, which the session reports
     as its connection closed."""
@@ -103,14 +111,6 @@ class LineWriter:
 
     async def aclose(self) -> None:
         self._closed = True
-
-    async def __aenter__(self) -> LineWriter:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
 
 
 # What `mcp.ClientSession(read, write)` takes.
