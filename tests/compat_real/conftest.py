@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 import yaml
-from realenv import SAMPLE, env_script, require_real
+from realenv import SAMPLE, THIRDPARTY, env_script, require_real
 
 
 @pytest.fixture(scope="session")
@@ -16,7 +16,7 @@ def tb_env() -> Any:
     require_real()
     tb_env = env_script()
     try:
-        return tb_env.build_env()
+        return tb_env.build_env(THIRDPARTY)
     except tb_env.EnvError as e:
         pytest.fail(f"building the real ThinkingBox-Bench environment failed: {e}")
 

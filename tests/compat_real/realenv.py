@@ -1,7 +1,8 @@
 """The real ThinkingBox-Bench release for tests: built once by benchmarks/tb_env.py into .cache/tb-env.
 
-The tests run only where the releases folder `../shared/thirdparty` exists (next to the project)
-and `STATEBOX_REAL_TB=1` is set (`.ci/run` sets it); everywhere else they skip, saying why.
+The tests run only where the releases folder `../shared/thirdparty` exists (next to the project, or
+where `STATEBOX_THIRDPARTY` says: a git worktree's checkout) and `STATEBOX_REAL_TB=1` is set (`.ci/run`
+sets it); everywhere else they skip, saying why.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from types import ModuleType
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-THIRDPARTY = ROOT.parent / "shared" / "thirdparty"
+THIRDPARTY = Path(os.environ.get("STATEBOX_THIRDPARTY") or ROOT.parent / "shared" / "thirdparty")
 ENV_SCRIPT = ROOT / "benchmarks" / "tb_env.py"
 SWITCH = "STATEBOX_REAL_TB"
 NOOP_PASSES = "sandbox_neobank_support_v1_group1.py:test_he_017"  # its reference only reads

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from realenv import env_script
+from realenv import THIRDPARTY, env_script
 
 
 def test_a_missing_release_is_a_one_line_error_naming_the_tarball(tmp_path: Path) -> None:
@@ -20,7 +20,7 @@ def test_a_missing_release_is_a_one_line_error_naming_the_tarball(tmp_path: Path
 
 def test_a_built_environment_is_reused_and_imports_both_server_packages(tb_env: Any) -> None:
     started = time.perf_counter()
-    again = env_script().build_env()
+    again = env_script().build_env(THIRDPARTY)
     assert time.perf_counter() - started < 1.0 and again == tb_env
     assert (tb_env.data / "releases" / "thinkingbox_bench_v1" / "testlist_thinkingbox_bench_v1.yaml").is_file()
     modules = ["tb_business_ops_servers_202606.mcp_sandbox_external_retail", "thinkingbox_tools.mcp_airline_tau_bench"]

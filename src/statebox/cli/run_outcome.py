@@ -46,7 +46,7 @@ def print_outcome(result: CampaignResult, out: Path, *, resumed: bool = False) -
         f"[red]{result.failed} failed[/], [yellow]{result.errors} infrastructure errors[/] -> {escape(str(out))}",
         highlight=False,
     )
-    trials = RunDir(out).trials()
+    trials = result.trials if result.trials is not None else RunDir(out).trials()
     if resumed:
         passed = sum(1 for t in trials if t.passed)
         console.print(f"  the run directory now holds {len(trials)} attempts: [green]{passed} passed[/], "

@@ -49,6 +49,9 @@ class CampaignResult:
     failed: int = 0
     errors: int = 0
     error_messages: list[str] = field(default_factory=list)
+    # The run directory's trials as `Campaign.finish()` read them (None: it had no errors to keep, so
+    # it did not read them): handed on, so that the summary does not read trials.jsonl a second time.
+    trials: list[TrialRecord] | None = None
 
     def add(self, outcome: str, message: str = "") -> None:
         """Count one finished attempt (or infrastructure error)."""
@@ -118,7 +121,7 @@ class Campaign:
         items = self.prepare()
         with CampaignProgress(len(items), enabled=self.config.progress) as progress:
             result = await self.execute(items, progress.advance)
-        self.finish()
+        result.trials = self.finish()
         return result
 
     def run_blocking(self) -> CampaignResult:
@@ -140,7 +143,7 @@ class Campaign:
                 from statebox.runner.workers import run_in_processes
 
                 result = run_in_processes(self, items, workers, progress.advance)
-        self.finish()
+        result.trials = self.finish()
         return result
 
     async def execute(self, items: list[WorkItem], on_outcome: OutcomeCallback) -> CampaignResult:
@@ -167,11 +170,17 @@ class Campaign:
                 await client.aclose()
         return result
 
-    def finish(self) -> None:
-        """Keep in errors.jsonl only the errors of attempts that are still not finished."""
-        finished = {t.trial_id for t in self.run_dir.trials()}
+    def finish(self) -> list[TrialRecord] | None:
+        """Keep in errors.jsonl only the errors of attempts that are still not finished; the run
+        directory's trials if they had to be read for that (with no error recorded they are not)."""
         latest = {e.trial_id: e for e in self.run_dir.errors()}
+        if not latest:
+            self.run_dir.rewrite_errors([])  # the same (empty) errors.jsonl as when there are errors to drop
+            return None
+        trials = self.run_dir.trials()
+        finished = {t.trial_id for t in trials}
         self.run_dir.rewrite_errors([e for tid, e in sorted(latest.items()) if tid not in finished])
+        return trials
 
     async def _worker(
         self, queue: asyncio.Queue[WorkItem], result: CampaignResult, on_outcome: OutcomeCallback

@@ -2,29 +2,119 @@
 
 The official `stdio_client` only speaks to a process it starts itself; this does the same
 framing over whatever byte streams we already hold (a forked child's socket, a process's
-pipes), so `mcp.ClientSession` works unchanged on top.
+pipes), so `mcp.ClientSession` works unchanged on top. The session's own receive loop reads and
+parses the peer's lines, and the task that sends a message writes it: no reader or writer task and
+no memory stream between the session and the bytes (what the SDK's stdio client has).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from types import TracebackType
+from typing import Self
 
 import anyio
 import anyio.lowlevel
 import mcp_types as types
 from anyio.abc import ByteReceiveStream, ByteSendStream
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
 logger = logging.getLogger(__name__)
 
-# What `mcp.ClientSession(read, write)` takes, as the SDK's own stdio client makes it.
-MessageStreams = tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
-
 _GONE = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream, ConnectionError, OSError)
+
+
+class _Closable:
+    """An `async with` block closes it, as the SDK's streams."""
+
+    async def aclose(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+
+class LineReader(_Closable):
+    """The stream a `ClientSession` reads: each non-blank line the peer sends, parsed when the session
+    asks for the next message (in the session's own receive loop: no task or memory stream between).
+    A peer that goes away ends it (`anyio.EndOfStream`, the end of `async for`)."""
+
+    def __init__(self, receive: ByteReceiveStream) -> None:
+        self._receive = receive
+        self._lines: deque[bytes] = deque()
+        self._partial: list[bytes] = []  # the start of a line whose newline has not come yet
+        self._ended = False
+
+    async def receive(self) -> SessionMessage | Exception:
+        while not self._lines:
+            await self._read_more()
+        return _parse(self._lines.popleft())
+
+    async def _read_more(self) -> None:
+        if self._ended:
+            raise anyio.EndOfStream
+        try:
+            chunk = await self._receive.receive()
+        except _GONE:
+            self._ended = True
+            raise anyio.EndOfStream from None
+        *whole, rest = chunk.split(b"\n")
+        if whole:
+            whole[0] = b"".join([*self._partial, whole[0]])
+            self._partial = []
+            self._lines.extend(line for line in whole if line.strip())
+        if rest:
+            self._partial.append(rest)
+
+    async def aclose(self) -> None:
+        self._ended = True
+        self._lines.clear()
+
+    def __aiter__(self) -> LineReader:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+
+class LineWriter(_Closable):
+    """The stream a `ClientSession` writes: each message as one JSON line, written by the task that
+    sends it (one at a time). A peer gone is `anyio.BrokenResourceError`, which the session reports
+    as its connection closed."""
+
+    def __init__(self, send: ByteSendStream) -> None:
+        self._send = send
+        self._one_at_a_time = anyio.Lock(fast_acquire=True)
+        self._closed = False
+
+    async def send(self, message: SessionMessage, /) -> None:
+        if self._closed:
+            raise anyio.ClosedResourceError
+        data = message.message.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8") + b"\n"
+        async with self._one_at_a_time:
+            try:
+                await self._send.send(data)
+            except _GONE as exc:
+                raise anyio.BrokenResourceError from exc
+
+    async def aclose(self) -> None:
+        self._closed = True
+
+
+# What `mcp.ClientSession(read, write)` takes.
+MessageStreams = tuple[LineReader, LineWriter]
 
 
 @asynccontextmanager
@@ -38,56 +128,18 @@ async def message_streams(
     On exit, `stop()` runs shielded (it must end the peer, e.g. kill the process group), then
     both byte streams are closed. A peer that goes away shows as the read stream ending.
     """
-    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    reader, writer = LineReader(receive), LineWriter(send)
     try:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(_read_lines, receive, read_writer)
-            tg.start_soon(_write_lines, write_reader, send, read_writer)
-            try:
-                yield read_stream, write_stream
-            finally:
-                with anyio.CancelScope(shield=True):
-                    write_stream.close()
-                    read_stream.close()
-                    await stop()
-                    for stream in (send, receive):
-                        with contextlib.suppress(*_GONE):
-                            await stream.aclose()
-                tg.cancel_scope.cancel()
-    except BaseExceptionGroup as group:
-        if len(group.exceptions) == 1:  # the caller's own error: hand it back as it was raised
-            raise group.exceptions[0] from None
-        raise
+        yield reader, writer
+    finally:
+        with anyio.CancelScope(shield=True):
+            await reader.aclose()
+            await writer.aclose()
+            await stop()
+            for stream in (send, receive):
+                with contextlib.suppress(*_GONE):
+                    await stream.aclose()
     await anyio.lowlevel.checkpoint()
-
-
-async def _read_lines(receive: ByteReceiveStream, messages: MemoryObjectSendStream[SessionMessage | Exception]) -> None:
-    """Each non-blank line the peer sends, parsed, until it goes away (which ends `messages`)."""
-    buffer = b""
-    async with messages:
-        with contextlib.suppress(*_GONE):
-            while True:
-                chunk = await receive.receive()
-                *lines, buffer = (buffer + chunk).split(b"\n")
-                for line in lines:
-                    if line.strip():
-                        await messages.send(_parse(line))
-
-
-async def _write_lines(
-    outgoing: MemoryObjectReceiveStream[SessionMessage],
-    send: ByteSendStream,
-    incoming: MemoryObjectSendStream[SessionMessage | Exception],
-) -> None:
-    """Each message the session writes, as one JSON line; a peer gone ends `incoming` too."""
-    async with outgoing:
-        try:
-            async for message in outgoing:
-                data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                await send.send(data.encode("utf-8") + b"\n")
-        except _GONE:
-            await incoming.aclose()  # the session must see the end, not wait forever
 
 
 def _parse(line: bytes) -> SessionMessage | Exception:
