@@ -1,4 +1,5 @@
-"""One demo-like run shared by the export tests: a flaky fake model on three retail tasks, the scripted customer."""
+"""One demo-like run shared by the export tests: a flaky fake model on three retail tasks, the scripted customer;
+each distinct `statebox export` of it is run once."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +52,33 @@ def export(run_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return done
 
 
-def export_lines(run_dir: Path, *args: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in export(run_dir, *args).stdout.splitlines()]
+@dataclass
+class Exports:
+    """`statebox export` of the shared run, each distinct command run once (the run never changes, so neither does
+    what the command writes); every caller gets records parsed afresh."""
+
+    run_dir: Path
+    out_dir: Path
+    done: dict[tuple[str, ...], subprocess.CompletedProcess[str]] = field(default_factory=dict)
+
+    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        if args not in self.done:
+            self.done[args] = export(self.run_dir, *args)
+        return self.done[args]
+
+    def lines(self, *args: str) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.run(*args).stdout.splitlines()]
+
+    def parquet(self, *args: str) -> Path:
+        """`--format parquet ARGS` written to a file of its own."""
+        out = self.out_dir / f"chat{''.join(args)}.parquet"
+        self.run("--format", "parquet", "--out", str(out), *args)
+        return out
+
+
+@pytest.fixture(scope="session")
+def exports(run_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Exports:
+    return Exports(run_dir, tmp_path_factory.mktemp("exported"))
 
 
 @pytest.fixture(scope="session")

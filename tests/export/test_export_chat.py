@@ -7,14 +7,14 @@ import json
 import subprocess
 from pathlib import Path
 
-from export.conftest import STATEBOX, TASKS, export_lines
+from export.conftest import STATEBOX, TASKS, Exports
 from statebox.runner.store import RunDir
 from statebox.suites import Suite
 
 
-def test_every_attempt_is_one_line_in_the_chat_format_with_its_reward(run_dir: Path) -> None:
-    trials = RunDir(run_dir).trials()
-    lines = export_lines(run_dir)
+def test_every_attempt_is_one_line_in_the_chat_format_with_its_reward(exports: Exports) -> None:
+    trials = RunDir(exports.run_dir).trials()
+    lines = exports.lines()
     assert sorted(r["trial_id"] for r in lines) == sorted(t.trial_id for t in trials)
     for record in lines:
         roles = [m["role"] for m in record["messages"]]
@@ -29,10 +29,10 @@ def test_every_attempt_is_one_line_in_the_chat_format_with_its_reward(run_dir: P
         assert record["repeat"] in (0, 1, 2) and record["task_id"] in TASKS
 
 
-def test_records_end_on_the_agents_last_turn_the_closing_customer_message_dropped(run_dir: Path) -> None:
-    by_id = {t.trial_id: t for t in RunDir(run_dir).trials()}
+def test_records_end_on_the_agents_last_turn_the_closing_customer_message_dropped(exports: Exports) -> None:
+    by_id = {t.trial_id: t for t in RunDir(exports.run_dir).trials()}
     dropped = 0
-    for record in export_lines(run_dir):
+    for record in exports.lines():
         assert record["messages"][-1]["role"] in ("assistant", "tool"), (record["trial_id"], record["messages"][-1])
         entries = [e for e in by_id[record["trial_id"]].transcript.entries if e.role != "customer" or e.content]
         last_agent = max(i for i, e in enumerate(entries) if e.role != "customer")
@@ -40,9 +40,9 @@ def test_records_end_on_the_agents_last_turn_the_closing_customer_message_droppe
     assert dropped > 0, "the run should have closing customer messages for this test to mean anything"
 
 
-def test_arguments_are_objects_by_default_and_json_text_with_arguments_string(run_dir: Path) -> None:
-    objects = {r["trial_id"]: r for r in export_lines(run_dir)}
-    strings = {r["trial_id"]: r for r in export_lines(run_dir, "--arguments", "string")}
+def test_arguments_are_objects_by_default_and_json_text_with_arguments_string(exports: Exports) -> None:
+    objects = {r["trial_id"]: r for r in exports.lines()}
+    strings = {r["trial_id"]: r for r in exports.lines("--arguments", "string")}
     seen = 0
     for trial_id, record in objects.items():
         pairs = zip(record["messages"], strings[trial_id]["messages"], strict=True)
@@ -61,17 +61,17 @@ def test_a_bad_arguments_value_is_a_one_line_error(run_dir: Path) -> None:
     assert (done.returncode, done.stderr.strip()) == (2, "error: --arguments 'yaml': expected object or string")
 
 
-def test_only_passed_and_only_failed_split_the_attempts(run_dir: Path) -> None:
-    everything = {r["trial_id"] for r in export_lines(run_dir)}
-    passed = {r["trial_id"] for r in export_lines(run_dir, "--only", "passed")}
-    failed = {r["trial_id"] for r in export_lines(run_dir, "--only", "failed")}
+def test_only_passed_and_only_failed_split_the_attempts(exports: Exports) -> None:
+    everything = {r["trial_id"] for r in exports.lines()}
+    passed = {r["trial_id"] for r in exports.lines("--only", "passed")}
+    failed = {r["trial_id"] for r in exports.lines("--only", "failed")}
     assert passed | failed == everything and not passed & failed
-    assert all(r["reward"] == 1.0 for r in export_lines(run_dir, "--only", "passed"))
+    assert all(r["reward"] == 1.0 for r in exports.lines("--only", "passed"))
 
 
-def test_private_facts_reach_agent_side_messages_only_as_the_customer_said_them(run_dir: Path, suite: Suite) -> None:
+def test_private_facts_reach_agent_side_messages_only_as_the_customer_said_them(exports: Exports, suite: Suite) -> None:
     tasks = {t.id: t for t in suite.tasks}
-    for record in export_lines(run_dir):
+    for record in exports.lines():
         task = tasks[record["task_id"]]
         said = " ".join(m["content"] for m in record["messages"] if m["role"] == "user")
         system = record["messages"][0]["content"] + json.dumps(record["tools"])
@@ -80,9 +80,9 @@ def test_private_facts_reach_agent_side_messages_only_as_the_customer_said_them(
             assert fact.value not in system, f"{record['trial_id']}: fact {fact.key} in the system message or tools"
 
 
-def test_user_messages_are_what_the_customer_said_up_to_the_agents_last_turn(run_dir: Path) -> None:
-    by_id = {t.trial_id: t for t in RunDir(run_dir).trials()}
-    for record in export_lines(run_dir):
+def test_user_messages_are_what_the_customer_said_up_to_the_agents_last_turn(exports: Exports) -> None:
+    by_id = {t.trial_id: t for t in RunDir(exports.run_dir).trials()}
+    for record in exports.lines():
         said = [e.content for e in by_id[record["trial_id"]].transcript.entries if e.role == "customer" and e.content]
         users = [m["content"] for m in record["messages"] if m["role"] == "user"]
         assert users == said[: len(users)] and len(said) - len(users) <= 1, (users, said)

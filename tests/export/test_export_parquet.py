@@ -10,7 +10,7 @@ from typing import Any
 import jinja2
 import pytest
 
-from export.conftest import export, export_lines
+from export.conftest import Exports
 
 pa = pytest.importorskip("pyarrow", reason="--format parquet needs the statebox[parquet] extra")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -30,14 +30,8 @@ def _render(row: dict[str, Any]) -> str:
     return env.from_string(TEMPLATE).render(messages=row["messages"], tools=row["tools"])
 
 
-def _parquet(run_dir: Path, out: Path, *args: str) -> Path:
-    export(run_dir, "--format", "parquet", "--out", str(out), *args)
-    return out
-
-
-def test_nested_columns_are_typed_with_json_only_where_values_have_no_single_type(run_dir: Path,
-                                                                                 tmp_path: Path) -> None:
-    schema = pq.read_schema(_parquet(run_dir, tmp_path / "chat.parquet"))
+def test_nested_columns_are_typed_with_json_only_where_values_have_no_single_type(exports: Exports) -> None:
+    schema = pq.read_schema(exports.parquet())
     message = schema.field("messages").type.value_type
     function = message.field("tool_calls").type.value_type.field("function").type
     tool = schema.field("tools").type.value_type.field("function").type
@@ -47,9 +41,9 @@ def test_nested_columns_are_typed_with_json_only_where_values_have_no_single_typ
     assert tool.field("name").type == pa.string() and message.field("role").type == pa.string()
 
 
-def test_parquet_holds_the_same_records_as_chat_jsonl(run_dir: Path, tmp_path: Path) -> None:
-    rows = {r["trial_id"]: r for r in pq.read_table(_parquet(run_dir, tmp_path / "chat.parquet")).to_pylist()}
-    for record in export_lines(run_dir):
+def test_parquet_holds_the_same_records_as_chat_jsonl(exports: Exports) -> None:
+    rows = {r["trial_id"]: r for r in pq.read_table(exports.parquet()).to_pylist()}
+    for record in exports.lines():
         row = rows[record["trial_id"]]
         assert (row["reward"], row["passed"], row["task_id"]) == (record["reward"], record["verdict"]["passed"],
                                                                   record["task_id"])
@@ -66,17 +60,17 @@ def test_parquet_holds_the_same_records_as_chat_jsonl(run_dir: Path, tmp_path: P
         assert got == want, record["trial_id"]
 
 
-def test_arguments_string_gives_a_plain_string_column(run_dir: Path, tmp_path: Path) -> None:
-    schema = pq.read_schema(_parquet(run_dir, tmp_path / "wire.parquet", "--arguments", "string"))
+def test_arguments_string_gives_a_plain_string_column(exports: Exports) -> None:
+    schema = pq.read_schema(exports.parquet("--arguments", "string"))
     function = schema.field("messages").type.value_type.field("tool_calls").type.value_type.field("function").type
     assert function.field("arguments").type == pa.string()
 
 
-def test_datasets_loads_it_and_a_chat_template_renders_arguments_encoded_once(run_dir: Path, tmp_path: Path) -> None:
+def test_datasets_loads_it_and_a_chat_template_renders_arguments_encoded_once(exports: Exports, tmp_path: Path) -> None:
     datasets = pytest.importorskip("datasets", reason="`datasets` is not installed (pip install datasets)")
-    out = _parquet(run_dir, tmp_path / "chat.parquet")
+    out = exports.parquet()
     data = datasets.load_dataset("parquet", data_files=str(out), split="train", cache_dir=str(tmp_path / "hf"))
-    by_id = {r["trial_id"]: r for r in export_lines(run_dir)}
+    by_id = {r["trial_id"]: r for r in exports.lines()}
     for row in data:
         call = next(c for m in row["messages"] if m["tool_calls"] for c in m["tool_calls"])
         assert isinstance(call["function"]["arguments"], dict), call
@@ -90,9 +84,9 @@ def test_datasets_loads_it_and_a_chat_template_renders_arguments_encoded_once(ru
         assert text == _render(record | {"messages": padded}), "parquet via datasets renders as chat-jsonl does"
 
 
-def test_jsonl_objects_render_once_and_strings_twice_in_a_tojson_template(run_dir: Path) -> None:
+def test_jsonl_objects_render_once_and_strings_twice_in_a_tojson_template(exports: Exports) -> None:
     """Why objects are the default: a template that runs `tojson` on arguments double-encodes a string."""
-    record = next(r for r in export_lines(run_dir) if any(m.get("tool_calls") for m in r["messages"]))
-    wire = next(r for r in export_lines(run_dir, "--arguments", "string") if r["trial_id"] == record["trial_id"])
+    record = next(r for r in exports.lines() if any(m.get("tool_calls") for m in r["messages"]))
+    wire = next(r for r in exports.lines("--arguments", "string") if r["trial_id"] == record["trial_id"])
     assert '"arguments": {' in _render(record)
     assert '"arguments": "{' in _render(wire)

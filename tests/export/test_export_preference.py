@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from export.conftest import STATEBOX, export, export_lines
+from export.conftest import STATEBOX, Exports
 from statebox.openenv.preference import preference_pairs
 from statebox.runner.store import RunDir
 
@@ -47,18 +47,18 @@ def test_tasks_without_a_pair_are_counted_by_reason() -> None:
                                  "(1 only passed, 1 only failed, 1 with different openings)")
 
 
-def test_the_cli_pairs_a_real_run_in_trls_column_names(run_dir: Path) -> None:
-    done = export(run_dir, "--format", "preference")
-    pairs = export_lines(run_dir, "--format", "preference")
+def test_the_cli_pairs_a_real_run_in_trls_column_names(exports: Exports) -> None:
+    done = exports.run("--format", "preference")
+    pairs = exports.lines("--format", "preference")
     assert pairs, "the flaky fake model (seeded per attempt) gives some task both a pass and a fail"
-    trials = RunDir(run_dir).trials()
+    trials = RunDir(exports.run_dir).trials()
     passes = Counter(t.task_id for t in trials if t.passed)
     fails = Counter(t.task_id for t in trials if not t.passed)
     expected = {task: min(passes[task], fails[task]) for task in passes | fails}
     assert Counter(p["task_id"] for p in pairs) == Counter({k: v for k, v in expected.items() if v}), done.stderr
     unpaired = sum(1 for v in expected.values() if v == 0)
     assert f"{unpaired} tasks with no pair" in done.stderr, done.stderr
-    chats = {c["trial_id"]: c for c in export_lines(run_dir)}
+    chats = {c["trial_id"]: c for c in exports.lines()}
     for pair in pairs:
         assert {"prompt", "chosen", "rejected"} <= pair.keys()
         good, bad = chats[pair["chosen_trial_id"]], chats[pair["rejected_trial_id"]]

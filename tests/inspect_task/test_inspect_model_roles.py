@@ -67,10 +67,16 @@ def _verdicts(log: EvalLog) -> dict[str, dict[str, Any]]:
     return found
 
 
+@pytest.fixture(scope="module")
+def customer_and_judge(retail: Suite, tmp_path_factory: pytest.TempPathFactory) -> tuple[EvalLog, dict[str, Any]]:
+    """The eval with both roles, which two tests read (one eval: the fake models play it the same every time)."""
+    return _evaluate(retail, tmp_path_factory.mktemp("roles"), ("customer", "judge"))
+
+
 def test_the_customer_role_plays_the_llm_customer_and_the_judge_role_answers_the_rubrics(
-    retail: Suite, tmp_path: Path
+    retail: Suite, customer_and_judge: tuple[EvalLog, dict[str, Any]]
 ) -> None:
-    log, seen = _evaluate(retail, tmp_path, ("customer", "judge"))
+    log, seen = customer_and_judge
     by_role = {r: seen[r]["by_role"] for r in seen}
     assert set(by_role["agent"]) == {"agent"}, by_role
     assert set(by_role["customer"]) == {"customer"} and by_role["customer"]["customer"] >= len(TASKS), by_role
@@ -109,9 +115,9 @@ def test_without_roles_the_customer_is_scripted_and_rubrics_are_not_judged_sayin
 
 
 def test_the_verdicts_are_the_ones_statebox_run_gives_with_an_llm_customer_and_a_judge(
-    retail: Suite, tmp_path: Path
+    retail: Suite, customer_and_judge: tuple[EvalLog, dict[str, Any]], tmp_path: Path
 ) -> None:
-    log, _ = _evaluate(retail, tmp_path / "inspect", ("customer", "judge"))
+    log, _ = customer_and_judge
     inspect_documents = {sid: m["verdict"] for sid, m in _verdicts(log).items()}
     out = tmp_path / "run"
     with FakeModelServer(FakeModelApp(retail, FakeModelConfig(mode="reference"))) as server:

@@ -68,8 +68,14 @@ def test_the_reference_play_scores_pass_on_every_sample(retail: Suite, tmp_path:
     assert _metrics(log) == {"pass^1": 1.0}
 
 
-def test_a_wrong_value_scores_fail_with_the_typed_discrepancy_in_the_metadata(retail: Suite, tmp_path: Path) -> None:
-    log = _evaluate(retail, "wrong-value", tmp_path)
+@pytest.fixture(scope="module")
+def wrong_value(retail: Suite, tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
+    """The wrong-value play, which two tests read (one eval: the fake model plays it the same every time)."""
+    return _evaluate(retail, "wrong-value", tmp_path_factory.mktemp("wrong-value"))
+
+
+def test_a_wrong_value_scores_fail_with_the_typed_discrepancy_in_the_metadata(wrong_value: EvalLog) -> None:
+    log = wrong_value
     for sample_id, _, value, meta in _scores(log):
         assert value == "I", f"{sample_id} passed with a wrong value"
         assert meta["signature"] == "wrong_state_update", (sample_id, meta["signature"])
@@ -93,8 +99,10 @@ def test_epochs_are_repeats_and_give_statebox_pass_hat_k(retail: Suite, tmp_path
     assert _metrics(log) == pytest.approx(expected)
 
 
-def test_the_scores_are_the_verdicts_statebox_run_gives_the_same_play(retail: Suite, tmp_path: Path) -> None:
-    log = _evaluate(retail, "wrong-value", tmp_path / "inspect")
+def test_the_scores_are_the_verdicts_statebox_run_gives_the_same_play(
+    retail: Suite, wrong_value: EvalLog, tmp_path: Path
+) -> None:
+    log = wrong_value
     inspect_verdicts = {
         sid: (value == "C", meta["signature"], meta["discrepancies"]) for sid, _, value, meta in _scores(log)
     }
