@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -24,25 +25,39 @@ from slow import Cut, dribble, slow_body, slow_head
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 MAX_ATTEMPTS = 24
-IDLE_S = 20.0  # long enough that no attempt of the test itself idles out on a loaded machine
+IDLE_S = 20.0  # long enough that no attempt of the floods idles out on a loaded machine
+RECLAIM_IDLE_S = 8.0  # the reclaiming test's own proxy: an attempt idle this long is reclaimed
 MAX_BODY = 65_536
 READ_TIMEOUT_S = 5.0  # a starved client (a loaded machine) may take seconds to send a head it has begun
 
 
-@pytest.fixture(scope="module")
-def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    log = tmp_path_factory.mktemp("proxy") / "proxy.log"
-    limits = ["--max-attempts", str(MAX_ATTEMPTS), "--idle-timeout", str(IDLE_S),
+def _proxy(log: Path, idle_s: float) -> Iterator[Served]:
+    limits = ["--max-attempts", str(MAX_ATTEMPTS), "--idle-timeout", str(idle_s),
               "--max-body-bytes", str(MAX_BODY), "--read-timeout", str(READ_TIMEOUT_S)]
     with started(["proxy", "--token", "flood-test-token", *limits], log) as served:
         yield served
     assert not served.tracebacks(), served.tracebacks()
 
 
+@pytest.fixture(scope="module")
+def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    yield from _proxy(tmp_path_factory.mktemp("proxy") / "proxy.log", IDLE_S)
+
+
+@pytest.fixture
+def reclaiming_proxy(tmp_path: Path) -> Iterator[Served]:
+    """A proxy of its own with a short idle timeout, so waiting for it to reclaim takes seconds, not half a minute."""
+    yield from _proxy(tmp_path / "proxy.log", RECLAIM_IDLE_S)
+
+
+def _operator(proxy: Served) -> httpx.AsyncClient:
+    limits = httpx.Limits(max_connections=200)
+    return httpx.AsyncClient(base_url=proxy.url, headers=AUTH, timeout=120, limits=limits)
+
+
 @pytest.fixture
 async def operator(proxy: Served) -> AsyncIterator[httpx.AsyncClient]:
-    limits = httpx.Limits(max_connections=200)
-    async with httpx.AsyncClient(base_url=proxy.url, headers=AUTH, timeout=120, limits=limits) as client:
+    async with _operator(proxy) as client:
         yield client
 
 
@@ -104,16 +119,19 @@ async def _creations(operator: httpx.AsyncClient, n: int, answers: list[httpx.Re
             tg.start_soon(one)
 
 
-async def test_idle_attempts_are_reclaimed_and_their_slots_freed(proxy: Served, operator: httpx.AsyncClient) -> None:
-    made = [(await create(operator)).json()["id"] for _ in range(MAX_ATTEMPTS)]
-    assert (await create(operator)).status_code == 429
-    held = proxy.rss_mib()
-    await anyio.sleep(IDLE_S * 1.5 + 1)
-    assert await live_attempts(operator) == 0
-    assert (await operator.get(f"/attempts/{made[0]}")).status_code == 404
-    wrong = await during(lambda: anyio.sleep(0), operator)  # the slots are free again for new attempts
-    assert not wrong, wrong
-    assert proxy.rss_mib() < held + 8, f"RSS after reclaiming {MAX_ATTEMPTS} idle attempts: {proxy.rss_mib():.1f} MiB"
+async def test_idle_attempts_are_reclaimed_and_their_slots_freed(reclaiming_proxy: Served) -> None:
+    proxy = reclaiming_proxy
+    async with _operator(proxy) as operator:
+        made = [(await create(operator)).json()["id"] for _ in range(MAX_ATTEMPTS)]
+        assert (await create(operator)).status_code == 429
+        held = proxy.rss_mib()
+        await anyio.sleep(RECLAIM_IDLE_S * 1.5 + 1)  # idle past the timeout, and a reclaim period (timeout / 4)
+        assert await live_attempts(operator) == 0
+        assert (await operator.get(f"/attempts/{made[0]}")).status_code == 404
+        wrong = await during(lambda: anyio.sleep(0), operator)  # the slots are free again for new attempts
+        assert not wrong, wrong
+        rss = proxy.rss_mib()
+        assert rss < held + 8, f"RSS after reclaiming {MAX_ATTEMPTS} idle attempts: {rss:.1f} MiB"
 
 
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
