@@ -92,3 +92,23 @@ def test_the_changes_of_a_table_come_in_the_order_of_their_keys_json_text() -> N
     golden = {"t": [{"id": key, "v": 1} for key in keys]}
     effects = judge_effects({"s": report(initial, golden, golden)}).summary["updated"]["t"]
     assert [row["key"] for row in effects] == ["a", 10, 2.5, 9]  # the text order: '"a"' < '10' < '2.5' < '9'
+
+
+def test_tables_equal_to_the_initial_ones_are_passed_over_with_the_same_changes_as_a_full_read() -> None:
+    from statebox.compat.thinkingbox.typed_verdict import _tables, server_changes, state_effects
+
+    tickets = [{"id": "6", "status": "open", "tags": ["b", "a"]}, {"id": "7", "status": "open", "tags": []}]
+    initial = {"lines": LINES, "stock": STOCK, "tickets": tickets}
+    result = {"lines": [*LINES, NEW_LINE], "stock": [dict(r) for r in STOCK],  # stock: equal rows, other objects
+              "tickets": [{**tickets[0], "tags": ["a", "b"]}, tickets[1]]}  # reordered tags: no change  # fmt: skip
+    golden = {"lines": LINES, "stock": [STOCK[0], {**STOCK[1], "available": 1}], "tickets": tickets}
+    changes = server_changes(report(initial, result, golden))
+    assert changes is not None
+    full = [_tables(s) for s in (initial, result, golden)]
+    assert all(t is not None for t in full)
+    expect_actual = state_effects(full[0], full[1], changes.specs)  # type: ignore[arg-type]
+    expect_required = state_effects(full[0], full[2], changes.specs)  # type: ignore[arg-type]
+    assert changes.actual == expect_actual, f"{changes.actual} != {expect_actual}"
+    assert changes.required == expect_required, f"{changes.required} != {expect_required}"
+    assert [(c.table, c.kind) for c in changes.actual.changes] == [("lines", "insert")]
+    assert [(c.table, c.kind, c.key) for c in changes.required.changes] == [("stock", "update", "B")]

@@ -34,6 +34,7 @@ FREE_TEXT = frozenset(  # prose the agent words itself: judged only for whether 
 _EPOCH = datetime(2025, 10, 1, 13, 0, tzinfo=UTC)  # the benchmark's "now" (this judge never reads it)
 _PLAIN = frozenset({str, int, float, bool, type(None)})  # field types a row is kept as it is with
 _TEXT = object()  # tags a key identity that is the key's JSON text
+_Tables = dict[str, list[dict[str, Any]]]  # a state read as tables of canonical rows
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,10 @@ class ServerChanges:
 def server_changes(effects: TbEffects) -> ServerChanges | None:
     """The agent's and the reference's changes on one server; None when its states are not
     `{table: [row, ...]}` with a usable key per table."""
-    states = [_tables(s) for s in (effects.initial_db_state, effects.result_db_state, effects.golden_db_state)]
-    initial, result, golden = states
+    initial = _tables(effects.initial_db_state)
+    base = (effects.initial_db_state, initial) if initial is not None else None
+    result = _tables(effects.result_db_state, base)
+    golden = _tables(effects.golden_db_state, base)
     if initial is None or result is None or golden is None:
         return None
     specs: dict[str, TableSpec] = {}
@@ -85,6 +88,7 @@ def judge_changes(changes: ServerChanges | None) -> list[Discrepancy]:
 
 def table_key(states: list[list[dict[str, Any]]]) -> str | tuple[str, ...] | None:
     """The key column of one table, read from its rows in every state (see the module's doc)."""
+    states = list({id(state): state for state in states}.values())  # a table unchanged is one list: read once
     rows = [row for state in states for row in state]
     if not rows:
         return "id"
@@ -102,6 +106,8 @@ def state_effects(before: dict[str, list[dict[str, Any]]], after: dict[str, list
     """The row changes from `before` to `after`, matched by each table's key."""
     changes: list[RowChange] = []
     for table, spec in sorted(specs.items()):
+        if before.get(table) is after.get(table):  # the very list (see `_tables`): nothing changed
+            continue
         old = {_key_id(spec.key_of(row)): row for row in before.get(table, [])}
         new = {_key_id(spec.key_of(row)): row for row in after.get(table, [])}
         changed = [k for k in old.keys() | new.keys() if old.get(k) != new.get(k)]
@@ -113,13 +119,20 @@ def state_effects(before: dict[str, list[dict[str, Any]]], after: dict[str, list
     return Effects(changes=changes)
 
 
-def _tables(state: Any) -> dict[str, list[dict[str, Any]]] | None:
+def _tables(state: Any, base: tuple[dict[str, Any], _Tables] | None = None) -> _Tables | None:
+    """`state` as tables of canonical rows. With `base` (a state as read, and as this read it), a
+    table whose rows equal the base's as read is the base's very list: most tables of an attempt's
+    result and golden states equal the initial one's, and the key search and the change extraction
+    then see them once and pass over them."""
     if not isinstance(state, dict):
         return None
     out: dict[str, list[dict[str, Any]]] = {}
     for table, rows in state.items():
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             return None
+        if base is not None and str(table) in base[1] and rows == base[0].get(table):
+            out[str(table)] = base[1][str(table)]
+            continue
         # Most fields are plain values: only rows holding a list or a dict are rebuilt.
         out[str(table)] = [
             row if _PLAIN.issuperset(map(type, row.values())) else {k: _canonical(v) for k, v in row.items()}
