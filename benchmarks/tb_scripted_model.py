@@ -64,9 +64,13 @@ class EndpointStats:
     by_role: Counter[str] = field(default_factory=Counter)
     unknown: int = 0
     busy_s: float = 0.0
+    agent_bytes: list[int] = field(default_factory=list)  # each agent request's body
 
     def as_dict(self) -> dict[str, Any]:
-        return {"by_role": dict(self.by_role), "unknown": self.unknown, "busy_s": round(self.busy_s, 6)}
+        sizes = sorted(self.agent_bytes)
+        median = sizes[len(sizes) // 2] if sizes else 0
+        return {"by_role": dict(self.by_role), "unknown": self.unknown, "busy_s": round(self.busy_s, 6),
+                "agent_request_bytes_median": median}  # fmt: skip
 
 
 def scripts_of(data: Path, test_list: Path | None) -> dict[str, list[ScriptedCall]]:
@@ -100,9 +104,12 @@ class ScriptedEndpoint:
     def _chat(self, path_role: str) -> Any:
         async def handle(request: Request) -> Response:
             started = time.perf_counter()
-            body = json.loads(await request.body())
+            raw = await request.body()
+            body = json.loads(raw)
             role = request.headers.get(ROLE_HEADER) or path_role
             role = "user" if role == "customer" else role
+            if role == "agent":
+                self.stats.agent_bytes.append(len(raw))
             message = self.reply(role, body)
             self._count += 1
             answer = {
