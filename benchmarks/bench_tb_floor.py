@@ -5,7 +5,7 @@
 
 An LLM attempt through statebox talks to the benchmark's servers through the official MCP SDK and
 to the model endpoint through aiohttp (the dependency rules: no hand-written protocol code). This
-times those two alone, in this process, with no statebox code on the path:
+times those two alone, in this process, with no statebox code on the path but the transport:
 
 - **MCP**: per task of the sample (the same round-robin sample as bench_tb_vs_official.py), for each
   of its servers, a child forked from the campaign's templates (statebox's launcher, as a campaign

@@ -400,8 +400,10 @@ def side_by_side(
             f"{run.get('own_cpu_per_turn_ms', float('nan')):.1f} ms per agent turn)",
             flush=True,
         )
+        run["agent_request_bytes_median"] = after.get("agent_request_bytes_median")  # both harnesses' requests
         print("statebox medians per attempt: " + ", ".join(f"{k} {v}" for k, v in run["phases"].items())
-              + f"; endpoint's own time {run['endpoint_busy_ms_per_request']:.2f} ms per request")  # fmt: skip
+              + f"; endpoint's own time {run['endpoint_busy_ms_per_request']:.2f} ms per request"
+              + f", agent request median {run['agent_request_bytes_median']} bytes")  # fmt: skip
         if "time_split" in run:
             split = run["time_split"]
             print(f"  where an attempt's time goes (after the first began, per attempt): statebox's CPU "
