@@ -4,10 +4,13 @@ whole-suite campaigns; `make test` runs everything."""
 
 from __future__ import annotations
 
+import compileall
 import sys
 from pathlib import Path
 
 import pytest
+
+import statebox
 
 _HERE = Path(__file__).resolve().parent
 _TESTS = str(_HERE)
@@ -52,6 +55,15 @@ SLOW = (
     "tools/test_tool_quickcheck.py::test_reference_calls_pass_the_quick_check_as_they_pass_the_full_validator",
     "report/test_report_failure_analysis.py::test_a_real_",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile statebox to bytecode once, before any worker starts (xdist's controller, or the
+    only process): with PYTHONDONTWRITEBYTECODE set, each of the hundreds of `statebox` subprocesses the tests
+    start would otherwise compile every module it imports again (about 0.3 s of CPU for `statebox serve`)."""
+    if hasattr(config, "workerinput"):  # an xdist worker: its controller has compiled them
+        return
+    compileall.compile_dir(Path(statebox.__file__).resolve().parent, quiet=2)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
