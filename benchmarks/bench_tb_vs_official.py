@@ -230,7 +230,7 @@ def run_statebox(
                "--test-list", str(test_list), "--repeat", str(repeat), "--concurrency", str(concurrency),
                "--out", str(out)]  # fmt: skip
     trials = out / "trials.jsonl"
-    environ = {**os.environ, "OPENAI_API_KEY": "unused"}
+    environ = {**tb_official.harness_environ(), "OPENAI_API_KEY": "unused"}
     started = time.perf_counter()
     first_line_s, own_cpu_first, own_cpu, tree_first = None, 0.0, 0.0, 0.0
     with (out.parent / f"{out.name}.log").open("wb") as log:
@@ -330,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     env = tb_env.build_env(args.thirdparty)
+    tb_official.compile_bytecode([ROOT / "src", env.data / "servers", CACHE / "src"])  # both harnesses' sources
     work = CACHE / "runs" / time.strftime("%Y%m%dT%H%M%S")
     work.mkdir(parents=True)
     ids = sample(env.data, args.tasks)

@@ -17,6 +17,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tarfile
 import time
 import venv
@@ -140,7 +141,7 @@ class OfficialRun:
         config.write_text(yaml.safe_dump(official_config(endpoint, port)))
         output = self.work / "infer.jsonl"
         output.unlink(missing_ok=True)
-        environ = {**os.environ, "THINKINGBOX_DATA": str(self.copy), "PYTHONUNBUFFERED": "1"}
+        environ = {**harness_environ(), "THINKINGBOX_DATA": str(self.copy), "PYTHONUNBUFFERED": "1"}
         with (self.work / "proxy.log").open("wb") as log:
             proxy = subprocess.Popen(
                 [str(self.env.tb), "mcp-start", "--host", "127.0.0.1", "--port", str(port),
@@ -177,6 +178,22 @@ def row_passed(row: dict[str, Any]) -> bool:
             if key in result:
                 return result[key] is True
     return False
+
+
+def harness_environ() -> dict[str, str]:
+    """This process's environment for a harness's commands, as on a machine where Python keeps its
+    bytecode caches: without PYTHONDONTWRITEBYTECODE (which some machines set), every process of
+    either harness would compile its editable sources again (the official harness: every server it
+    starts per attempt; statebox: its own start)."""
+    return {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+
+
+def compile_bytecode(trees: list[Path]) -> None:
+    """Write the bytecode caches of editable sources once, as `pip install` does for a wheel's."""
+    for tree in trees:
+        if tree.is_dir():
+            subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", str(tree)], check=True,
+                           stdout=subprocess.DEVNULL, env=harness_environ())  # fmt: skip
 
 
 def free_port() -> int:
