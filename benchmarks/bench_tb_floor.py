@@ -98,15 +98,31 @@ def sessions_of(checkout: TbCheckout, ids: list[str]) -> list[list[Session]]:
     return tasks
 
 
-async def one_session(launcher: ToolServerLauncher, session: Session) -> int:
-    """The SDK's work for one server of one attempt; returns the tool calls made (reserved ones included)."""
+async def one_session(launcher: ToolServerLauncher, session: Session, spent: dict[str, float]) -> int:
+    """The SDK's work for one server of one attempt, its CPU added up per step into `spent`; returns
+    the tool calls made (reserved ones included)."""
+    mark = cpu_s()
+
+    def step(name: str) -> None:
+        nonlocal mark
+        now = cpu_s()
+        spent[name] = spent.get(name, 0.0) + now - mark
+        mark = now
+
     async with launcher.start(session.server) as started, ClientSession(*started.streams) as client:
+        step("start (fork, streams)")
         await client.initialize()
+        step("initialize")
         await client.call_tool("__reserved__init", {"config": session.init})
+        step("__reserved__init (the init config)")
         for tool, args in session.calls:
             await client.call_tool(tool, args)
+        step("the reference calls")
         effects = await client.call_tool("__reserved__geteffects", {})
+        step("__reserved__geteffects")
         json.loads("".join(part.text for part in effects.content if part.type == "text"))
+        step("json.loads of the effects")
+    step("end of the session")
     return len(session.calls) + 2
 
 
@@ -121,12 +137,14 @@ def time_mcp(checkout: TbCheckout, python: str, tasks: list[list[Session]], roun
             results = []
             for _ in range(rounds + 1):
                 started, calls = cpu_s(), 0
+                steps: dict[str, float] = {}
                 for sessions in tasks:
                     for session in sessions:
-                        calls += await one_session(launcher, session)
+                        calls += await one_session(launcher, session, steps)
                 count, spent = sum(len(s) for s in tasks), cpu_s() - started
                 results.append({"mcp_per_task_ms": 1000 * spent / len(tasks), "sessions_per_task": count / len(tasks),
-                                "calls_per_task": calls / len(tasks)})  # fmt: skip
+                                "calls_per_task": calls / len(tasks),
+                                **{f"{name}_ms": 1000 * cpu / len(tasks) for name, cpu in steps.items()}})  # fmt: skip
             return results[1:]
 
     return asyncio.run(all_rounds())
@@ -183,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
               "load": os.getloadavg()}  # fmt: skip
     print(f"MCP path alone, per attempt: {mcp['mcp_per_task_ms']:.2f} ms CPU ({mcp['sessions_per_task']:.2f} sessions, "
           f"{mcp['calls_per_task']:.1f} tool calls incl. init and geteffects)")  # fmt: skip
+    for key in (k for k in mcp if k.endswith("_ms") and k != "mcp_per_task_ms"):
+        print(f"  {key[:-3]}: {mcp[key]:.2f} ms")
     print(f"aiohttp alone, per model call of {args.request_kb:g} KB: {http:.3f} ms CPU; x {model_calls:.1f} calls")
     print(f"floor per attempt (the two libraries, no statebox code): {floor:.2f} ms CPU")
     if args.servers_ms:
