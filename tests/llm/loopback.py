@@ -4,6 +4,7 @@ HTTP proxy (absolute-form requests and CONNECT tunnels), a SOCKS5 proxy, and a p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import ipaddress
 import json
@@ -144,7 +145,8 @@ def in_a_thread(handle: Callable[[asyncio.StreamReader, asyncio.StreamWriter], A
         ports.append(server.sockets[0].getsockname()[1])
         started.set()
         async with server:
-            await server.serve_forever()
+            with contextlib.suppress(asyncio.CancelledError):  # the way the block below stops it
+                await server.serve_forever()
 
     thread = threading.Thread(target=lambda: loop.run_until_complete(serve_forever()), daemon=True)
     thread.start()
