@@ -68,10 +68,6 @@ web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), print=lambda *a: print
 """
 
 
-def load() -> str:
-    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def cpu_s() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -156,18 +152,22 @@ def time_http(size: int, requests: int) -> float:
     server = subprocess.Popen([sys.executable, "-c", HTTP_SERVER, str(port)], stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None and server.stdout.readline().strip() == "ready"
-        body = json.dumps({"model": "floor", "messages": [{"role": "user", "content": "x" * max(0, size - 60)}]})
+        message = {"role": "user", "content": "x" * max(0, size - 60)}
+        body = json.dumps({"model": "floor", "messages": [message]}).encode()
+        headers = {"Content-Type": "application/json"}
 
         async def post_all() -> float:
             async with aiohttp.ClientSession() as http:
                 url = f"http://127.0.0.1:{port}/v1/chat/completions"
-                for _ in range(20):  # warm-up: the connection, aiohttp's first-use paths
-                    async with http.post(url, data=body.encode(), headers={"Content-Type": "application/json"}) as r:
-                        json.loads(await r.read())
+
+                async def post(times: int) -> None:
+                    for _ in range(times):
+                        async with http.post(url, data=body, headers=headers) as reply:
+                            json.loads(await reply.read())
+
+                await post(20)  # warm-up: the connection, aiohttp's first-use paths
                 started = cpu_s()
-                for _ in range(requests):
-                    async with http.post(url, data=body.encode(), headers={"Content-Type": "application/json"}) as r:
-                        json.loads(await r.read())
+                await post(requests)
                 return 1000 * (cpu_s() - started) / requests
 
         return asyncio.run(post_all())
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     ids = side_by_side.sample(env.data, args.tasks)
     checkout = TbCheckout(env.data)
     tasks = sessions_of(checkout, ids)
-    print(f"{len(ids)} tasks, {args.rounds} rounds; {load()}", flush=True)
+    print(f"{len(ids)} tasks, {args.rounds} rounds; {side_by_side.load()}", flush=True)
     mcp_rounds = time_mcp(checkout, str(env.python), tasks, args.rounds)
     mcp = {key: statistics.median(r[key] for r in mcp_rounds) for key in mcp_rounds[0]}
     reference_calls = mcp["calls_per_task"] - 2 * mcp["sessions_per_task"]
@@ -204,12 +204,12 @@ def main(argv: list[str] | None = None) -> int:
     for key in (k for k in mcp if k.endswith("_ms") and k != "mcp_per_task_ms"):
         print(f"  {key[:-3]}: {mcp[key]:.2f} ms")
     print(f"aiohttp alone, per model call of {args.request_kb:g} KB: {http:.3f} ms CPU; x {model_calls:.1f} calls")
-    print(f"floor per attempt (the two libraries, no statebox code): {floor:.2f} ms CPU")
+    print(f"floor per attempt (the two libraries, no statebox code but the transport): {floor:.2f} ms CPU")
     if args.servers_ms:
         share = floor / (floor + args.servers_ms)
         result["share_floor"] = share
         print(f"with the servers' {args.servers_ms:g} ms per attempt: statebox's share is at least {share:.3f}")
-    print(load())
+    print(side_by_side.load())
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
     return 0
